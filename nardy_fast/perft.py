@@ -1,0 +1,53 @@
+"""perft: the number of move paths of a given depth, the standard check that two generators agree."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import NardyError, field_error
+
+if TYPE_CHECKING:
+    from .position import Position
+
+__all__ = ["perft", "divide"]
+
+
+def _check_depth(depth: object) -> int:
+    if type(depth) is not int or depth < 0:
+        raise field_error(NardyError, "depth", "must be a non-negative integer", depth)
+    return depth
+
+
+def divide(position: Position, depth: int) -> dict[str, int]:
+    """perft split by first move: ``{"<roll> <move>": count}`` (``"pending <move>"`` for a transfer)."""
+    from .position import ROLLS
+
+    depth = _check_depth(depth)
+    if depth == 0:
+        raise field_error(NardyError, "depth", "must be at least 1 to divide", depth)
+    rolls = [None] if position.pending else list(ROLLS)
+    counts: dict[str, int] = {}
+    for roll in rolls:
+        label = "pending" if roll is None else f"{roll[0]}-{roll[1]}"
+        for move in position.legal_moves(roll):
+            counts[f"{label} {move}"] = perft(move.result, depth - 1)
+    return counts
+
+
+def perft(position: Position, depth: int) -> int:
+    """``perft(p, 0) = 1``; ``perft(p, d)`` sums ``perft(m.result, d−1)`` over the moves ``m`` of each of the
+    21 distinct rolls (or of the pending list alone). A finished game has no moves."""
+    from .position import ROLLS
+
+    depth = _check_depth(depth)
+    if depth == 0:
+        return 1
+    rolls = [None] if position.pending else list(ROLLS)
+    total = 0
+    for roll in rolls:
+        moves = position.legal_moves(roll)
+        if depth == 1:
+            total += len(moves)
+        else:
+            total += sum(perft(move.result, depth - 1) for move in moves)
+    return total

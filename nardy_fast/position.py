@@ -1,0 +1,282 @@
+"""The public ``Position`` and ``Move`` types, shared by both implementations.
+
+A ``Position`` is an immutable game state in White's numbering. The one thing an implementation supplies is
+its move generator (:class:`Engine`): the reference subclasses ``Position`` with the pure-Python rules, the
+core with the compiled ones, so validation, notation, hashing and errors are the same code for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Optional, Protocol, TypeVar, Union
+
+from . import notation, zobrist
+from .errors import IllegalMoveError, field_error
+from .reference.rules import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
+from .state import State, check_roll, make_state
+from .variants import LONG_FAMILY, START_BOARDS, FlagValue
+
+__all__ = ["Position", "Move", "Engine", "Step", "ROLLS"]
+
+#: The 21 distinct rolls, higher die first.
+ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+P = TypeVar("P", bound="Position")
+
+
+class Engine(Protocol):
+    """A move generator: all legal moves of ``position`` for ``roll`` (``None`` plays the pending list)."""
+
+    def __call__(self, position: Position, roll: Optional[tuple[int, int]]) -> list[Move]: ...
+
+
+class Move:
+    """One legal move: the canonical steps (RULES §1.8) and what follows it (RULES §1.8.1).
+
+    Moves are equal when they were made for the same roll from equal positions and reach equal results.
+    """
+
+    __slots__ = ("steps", "result", "remainder", "extra_roll", "roll", "parent")
+
+    def __init__(
+        self,
+        parent: Position,
+        roll: Optional[tuple[int, int]],
+        steps: tuple[Step, ...],
+        result: Position,
+        remainder: tuple[int, ...],
+        extra_roll: bool,
+    ) -> None:
+        self.parent = parent
+        #: The roll the move was made for; ``None`` for a pending transfer list.
+        self.roll = roll
+        #: The canonical step sequence, in the mover's own numbering.
+        self.steps = steps
+        #: The next position.
+        self.result = result
+        #: The unplayed values passed to the opponent (gulbar, crazy; RULES §5.2).
+        self.remainder = remainder
+        #: Whether the same side rolls again (six-one 6-1, gulbar full double; RULES §3.4, §5.3).
+        self.extra_roll = extra_roll
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.steps)) or "pass"
+
+    def __repr__(self) -> str:
+        roll = "pending" if self.roll is None else f"{self.roll[0]}-{self.roll[1]}"
+        return f"<Move {self} ({roll})>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.parent, self.roll, self.result) == (other.parent, other.roll, other.result)
+
+    def __hash__(self) -> int:
+        return hash((self.parent, self.roll, self.result))
+
+
+class Position:
+    """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
+    transfer list and rule flags.
+
+    Build one with :meth:`start`, :meth:`from_board` or :meth:`from_text`; ask it for :meth:`legal_moves`.
+    """
+
+    __slots__ = ("_state", "_key")
+    _engine: ClassVar[Engine]
+
+    def __init__(self, state: State, key: Optional[int] = None) -> None:
+        """Wrap an already checked state; use the ``start``/``from_board``/``from_text`` constructors."""
+        self._state = state
+        self._key = key
+
+    # --- construction ----------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls: type[P], variant: str, **flags: object) -> P:
+        """The starting position of ``variant``, White to move, both first rolls to come."""
+        board = START_BOARDS.get(variant) if isinstance(variant, str) else None
+        return cls.from_board(variant, board if board is not None else (), **flags)
+
+    @classmethod
+    def from_board(
+        cls: type[P],
+        variant: str,
+        board: Sequence[int],
+        *,
+        turn: str = "white",
+        bar: Sequence[int] = (0, 0),
+        off: Sequence[int] = (0, 0),
+        first_roll: Sequence[bool] = (True, True),
+        pending: Sequence[int] = (),
+        **flags: object,
+    ) -> P:
+        """A position from White's board: ``board[i]`` = checkers on White's point ``i+1``, Black negative.
+
+        ``bar``, ``off`` and ``first_roll`` are (White, Black) pairs; ``pending`` is the transfer list the side
+        to move must play before rolling (gulbar, crazy). Rule flags are keyword arguments (RULES §8).
+        Raises :class:`~nardy_fast.InvalidPositionError` for input that breaks a rule of RULES §1.3.
+        """
+        return cls(make_state(variant, board, turn, bar, off, first_roll, pending, flags))
+
+    @classmethod
+    def from_text(cls: type[P], text: str) -> P:
+        """A position from its one-line text (see :mod:`nardy_fast.notation`)."""
+        args = notation.parse_position(text)
+        flags = args.pop("flags")
+        return cls.from_board(**args, **flags)  # type: ignore[arg-type]
+
+    # --- the state ---------------------------------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        """One of ``VARIANTS``."""
+        return self._state.variant
+
+    @property
+    def turn(self) -> str:
+        """The side to move, ``"white"`` or ``"black"``."""
+        return self._state.turn
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """24 counts in White's numbering: ``board[i]`` is White's point ``i+1``, Black's checkers negative."""
+        return self._state.board
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar, (White, Black); always (0, 0) outside short nardy."""
+        return self._state.bar
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off, (White, Black)."""
+        return self._state.off
+
+    @property
+    def first_roll(self) -> tuple[bool, bool]:
+        """Whether (White, Black) still has its first roll to play (RULES §2.3 head exception)."""
+        return self._state.first_roll
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """Die values the side to move must play before rolling (gulbar/crazy transfer, RULES §5.2)."""
+        return self._state.pending
+
+    @property
+    def flags(self) -> dict[str, FlagValue]:
+        """The rule flags that apply to the variant, with their values (RULES §8)."""
+        return dict(self._state.flags)
+
+    @property
+    def state(self) -> State:
+        """All fields as one named tuple."""
+        return self._state
+
+    # --- moves ---------------------------------------------------------------------------------------------
+
+    def legal_moves(self, dice: Optional[Sequence[int]] = None) -> list[Move]:
+        """Every legal move for ``dice``, one per distinct result (RULES §1.8), canonical steps.
+
+        ``dice`` is a roll ``(d1, d2)``; it must be omitted when :attr:`pending` is non-empty. A finished game
+        has no legal moves; a side that cannot play gets one empty move.
+        """
+        roll = check_roll(dice, self._state.pending)
+        if self.is_over():
+            return []
+        return type(self)._engine(self, roll)
+
+    def play(self: P, move: Union[Move, str], dice: Optional[Sequence[int]] = None) -> P:
+        """The position after ``move`` (a :class:`Move` or a move text) for ``dice``.
+
+        A move text may give the steps in any order; it is matched by the position it reaches. Raises
+        :class:`~nardy_fast.IllegalMoveError` when the move is not legal for the roll.
+        """
+        if isinstance(move, Move) and dice is None and move.parent == self:
+            dice = move.roll
+        legal = self.legal_moves(dice)
+        roll = "the pending list" if dice is None else f"roll {tuple(dice)!r}"
+        if isinstance(move, Move):
+            for candidate in legal:
+                if candidate.result == move.result:
+                    return candidate.result  # type: ignore[return-value]
+            raise field_error(IllegalMoveError, "move", f"is not legal for {roll}", str(move))
+        reached = self._after_steps(notation.parse_move(move), move)
+        for candidate in legal:
+            st = candidate.result._state
+            if (st.board, st.bar, st.off) == reached:
+                return candidate.result  # type: ignore[return-value]
+        raise field_error(IllegalMoveError, "move", f"is not legal for {roll}", move)
+
+    def _after_steps(
+        self, pairs: list[tuple[int, int]], text: str
+    ) -> tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]:
+        """Board, bar and off after moving checkers along ``pairs`` (mover's numbering), without rule checks."""
+        st = self._state
+        side: Side = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
+        for src, dst in pairs:
+            if (src == BAR and side.xbar == 0) or (src != BAR and side.x[src] == 0):
+                raise field_error(IllegalMoveError, "move", f"has no checker to move from {src}", text)
+            if dst != OFF and side.y[dst] > (0 if st.variant in LONG_FAMILY else 1):
+                raise field_error(IllegalMoveError, "move", f"lands on the closed point {dst}", text)
+            side, _ = move_checker(st.variant, side, src, dst)
+        return to_white(st.variant, st.turn, side)
+
+    # --- identity ------------------------------------------------------------------------------------------
+
+    @property
+    def zobrist(self) -> int:
+        """The 64-bit Zobrist key of the whole state (table in :mod:`nardy_fast.zobrist`)."""
+        if self._key is None:
+            self._key = zobrist.position_key(*self._state)
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._state == other._state
+
+    def __hash__(self) -> int:
+        return hash(self.zobrist)
+
+    def to_text(self) -> str:
+        """The one-line text of the whole state; ``from_text`` reads it back exactly."""
+        return notation.format_position(self._state)
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.to_text()!r})"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # --- the game ------------------------------------------------------------------------------------------
+
+    def pips(self) -> tuple[int, int]:
+        """(White, Black) pip counts, each in its own numbering; a checker on the bar counts 25."""
+        st = self._state
+        white = to_mover(st.variant, "white", st.board, st.bar, st.off)
+        black = to_mover(st.variant, "black", st.board, st.bar, st.off)
+        return (_pips(white), _pips(black))
+
+    def is_over(self) -> bool:
+        """Whether a side has borne off all 15 checkers (RULES §1.10)."""
+        return 15 in self._state.off
+
+    def winner(self) -> Optional[str]:
+        """``"white"`` or ``"black"`` once the game is over, else ``None``."""
+        if not self.is_over():
+            return None
+        return "white" if self._state.off[0] == 15 else "black"
+
+    def points(self) -> int:
+        """Points the winner scores (RULES §1.10): 1, mars 2, koks 3 (short only); 0 while the game goes on."""
+        winner = self.winner()
+        if winner is None:
+            return 0
+        st = self._state
+        view = to_mover(st.variant, winner, st.board, st.bar, st.off)
+        return points(st.variant, view.yoff, view.ybar, sum(view.y[1:7]))
+
+
+def _pips(side: Side) -> int:
+    return sum(m * side.x[m] for m in range(1, 25)) + BAR * side.xbar

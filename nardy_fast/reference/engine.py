@@ -1,0 +1,55 @@
+"""The reference move generator: RULES.md applied to a ``Position`` (the executable specification)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..position import Move, Position
+from ..state import State
+from ..variants import flag
+from .rules import dice_list, extra_roll, head_limit, legal_candidates, remainder, to_mover, to_white
+
+__all__ = ["legal_moves"]
+
+
+def legal_moves(position: Position, roll: Optional[tuple[int, int]]) -> list[Move]:
+    """All legal moves for ``roll``, or for the pending transfer list when ``roll`` is ``None``.
+
+    The generator works in the mover's coordinates (RULES §1.1) and attaches the next state to every result
+    as RULES §1.8.1 prescribes.
+    """
+    st = position.state
+    mover = 0 if st.turn == "white" else 1
+    segment = roll is None
+    if roll is None:
+        dice = st.pending
+    else:
+        dice = dice_list(st.variant, roll, flag(st.flags, "ladder_per_value"))  # type: ignore[arg-type]
+    heads = head_limit(
+        st.variant,
+        roll,
+        st.first_roll[mover],
+        flag(st.flags, "first_roll_exception_doubles"),  # type: ignore[arg-type]
+    )
+    per_step = flag(st.flags, "block_check") == "per_step"
+    side = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
+    moves = []
+    for candidate in legal_candidates(st.variant, side, dice, heads, per_step):
+        rest = remainder(st.variant, candidate, segment)
+        again = extra_roll(
+            st.variant, roll, candidate, bool(flag(st.flags, "sixone_extra_roll_requires_play"))
+        )
+        board, bar, off = to_white(st.variant, st.turn, candidate.result)
+        first = list(st.first_roll)
+        if not segment:
+            first[mover] = False  # RULES §1.8.1: every move for the mover's own roll clears it
+        opponent = "black" if st.turn == "white" else "white"
+        if candidate.result.xoff == 15 or not (again or segment):
+            turn = opponent
+        else:
+            turn = st.turn
+        result = State(st.variant, turn, board, bar, off, (first[0], first[1]), rest, st.flags)
+        moves.append(
+            Move(position, roll, candidate.steps, type(position)(result), rest, again)
+        )
+    return moves

@@ -1,0 +1,412 @@
+"""The rules of RULES.md, one function per rule, in the mover's coordinates (RULES §1.1).
+
+This module is the executable specification. It favours being checkable line by line against RULES.md over
+speed: every function names the section it implements. The side to move is X, the opponent Y; points are
+M1..M24 of X's own path, 0 is "borne off" and 25 is the bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple, Optional
+
+from ..variants import LONG_FAMILY
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "HEAD",
+    "Side",
+    "Step",
+    "Candidate",
+    "mover_point",
+    "to_mover",
+    "to_white",
+    "dice_list",
+    "is_ordered",
+    "head_limit",
+    "move_checker",
+    "all_home",
+    "normal_step",
+    "bear_off_step",
+    "bar_entry_step",
+    "special_step",
+    "steps_for",
+    "block_is_legal",
+    "legal_candidates",
+    "remainder",
+    "extra_roll",
+    "points",
+]
+
+BAR = 25
+OFF = 0
+HEAD = 24
+
+
+class Side(NamedTuple):
+    """The board seen by the side to move (RULES §1.3): ``x[m]``/``y[m]`` are counts on M``m``, m = 1..24.
+
+    Index 0 and 25 of ``x`` and ``y`` are always 0; bar and borne-off checkers are counted apart.
+    """
+
+    x: tuple[int, ...]
+    y: tuple[int, ...]
+    xbar: int
+    ybar: int
+    xoff: int
+    yoff: int
+
+
+class Step(NamedTuple):
+    """One checker moved once with one die value (RULES §1.5), in the mover's numbering.
+
+    ``src`` is 25 for the bar; ``dst`` is 0 for borne off. ``special`` marks a six-one special (§3.1) and
+    ``hit`` a short-nardy hit (§1.6 N).
+    """
+
+    src: int
+    dst: int
+    die: int
+    special: bool = False
+    hit: bool = False
+
+    def __str__(self) -> str:
+        src = "bar" if self.src == BAR else str(self.src)
+        dst = "off" if self.dst == OFF else str(self.dst)
+        return f"{src}/{dst}{'s' if self.special else ''}{'*' if self.hit else ''}"
+
+    def order_key(self) -> tuple[int, int, int]:
+        """The canonical step order of RULES §1.8: from-point (bar = 25), then die, then normal > special."""
+        return (self.src, self.die, 0 if self.special else 1)
+
+
+class Candidate(NamedTuple):
+    """A legal move found by :func:`legal_candidates`: its canonical steps, result and unplayed dice."""
+
+    steps: tuple[Step, ...]
+    result: Side
+    unplayed: tuple[int, ...]
+
+
+# --- §1.1 coordinates ------------------------------------------------------------------------------------
+
+
+def mover_point(variant: str, point: int) -> int:
+    """The other side's point ``point`` in this side's numbering (RULES §1.1; the mapping is an involution)."""
+    if variant in LONG_FAMILY:
+        return point + 12 if point <= 12 else point - 12
+    return 25 - point
+
+
+def to_mover(
+    variant: str, turn: str, board: Sequence[int], bar: Sequence[int], off: Sequence[int]
+) -> Side:
+    """White's absolute board as seen by the side to move (RULES §1.1: flip for Black)."""
+    x = [0] * 26
+    y = [0] * 26
+    for m in range(1, 25):
+        w = m if turn == "white" else mover_point(variant, m)
+        count = board[w - 1] if turn == "white" else -board[w - 1]
+        if count > 0:
+            x[m] = count
+        elif count < 0:
+            y[m] = -count
+    me, other = (0, 1) if turn == "white" else (1, 0)
+    return Side(tuple(x), tuple(y), bar[me], bar[other], off[me], off[other])
+
+
+def to_white(
+    variant: str, turn: str, side: Side
+) -> tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]:
+    """The inverse of :func:`to_mover`: ``(board, bar, off)`` in White's numbering."""
+    board = [0] * 24
+    sign = 1 if turn == "white" else -1
+    for m in range(1, 25):
+        w = m if turn == "white" else mover_point(variant, m)
+        board[w - 1] = sign * (side.x[m] - side.y[m])
+    if turn == "white":
+        return tuple(board), (side.xbar, side.ybar), (side.xoff, side.yoff)
+    return tuple(board), (side.ybar, side.xbar), (side.yoff, side.xoff)
+
+
+# --- §1.4 the dice list ----------------------------------------------------------------------------------
+
+
+def dice_list(variant: str, roll: tuple[int, int], ladder_per_value: int) -> tuple[int, ...]:
+    """The values to play for a roll (RULES §1.4, §6): {a, b}; four of a double; a crazy ladder.
+
+    A non-double is returned higher value first.
+    """
+    a, b = roll
+    if a != b:
+        return (max(a, b), min(a, b))
+    if variant == "crazy":
+        return tuple(v for v in range(a, 7) for _ in range(ladder_per_value))
+    return (a, a, a, a)
+
+
+def is_ordered(dice: Sequence[int]) -> bool:
+    """Whether the values must be consumed in the given order (RULES §1.7 M, §1.8.1).
+
+    Exactly two different values may be played in either order; any other list is played in order (for equal
+    values the order is immaterial).
+    """
+    return not (len(dice) == 2 and dice[0] != dice[1])
+
+
+# --- §1.7 (H) head rule ----------------------------------------------------------------------------------
+
+
+def head_limit(
+    variant: str,
+    roll: Optional[tuple[int, int]],
+    first_roll: bool,
+    exception_doubles: Sequence[int],
+) -> Optional[int]:
+    """How many normal steps may leave the head M24 in this move (RULES §1.7 H, §2.3, §3.2, §5.2, §6).
+
+    ``None`` means no limit (short nardy). ``roll`` is ``None`` for a gulbar/crazy transfer segment, which
+    gets 1 and never the first-roll exception. Six-one has no exception (its flag does not apply).
+    """
+    if variant not in LONG_FAMILY:
+        return None
+    exception = variant in ("long", "gulbar", "crazy") and roll is not None and first_roll
+    if exception and roll[0] == roll[1] and roll[0] in exception_doubles:  # type: ignore[index]
+        return 2
+    return 1
+
+
+# --- §1.6 step legality ----------------------------------------------------------------------------------
+
+
+def _is_open(variant: str, side: Side, point: int) -> bool:
+    """A landing point is open (RULES §1.6 N): empty of Y in the long family, at most one Y in short."""
+    return side.y[point] == 0 if variant in LONG_FAMILY else side.y[point] <= 1
+
+
+def move_checker(variant: str, side: Side, src: int, dst: int) -> tuple[Side, bool]:
+    """``side`` with one X checker moved from ``src`` (25 = bar) to ``dst`` (0 = off); hits a short blot."""
+    x = list(side.x)
+    y = list(side.y)
+    xbar, ybar, xoff = side.xbar, side.ybar, side.xoff
+    if src == BAR:
+        xbar -= 1
+    else:
+        x[src] -= 1
+    hit = False
+    if dst == OFF:
+        xoff += 1
+    else:
+        x[dst] += 1
+        if variant not in LONG_FAMILY and y[dst] == 1:
+            y[dst] = 0
+            ybar += 1
+            hit = True
+    return Side(tuple(x), tuple(y), xbar, ybar, xoff, side.yoff), hit
+
+
+def all_home(side: Side) -> bool:
+    """Every X checker still in play is on M1..M6 and none is on the bar (RULES §1.6 O, §2.5, §4.3)."""
+    return side.xbar == 0 and not any(side.x[7:25])
+
+
+def normal_step(variant: str, side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
+    """(N) ``src → src−die`` onto an open point (RULES §1.6 N); in short nardy a lone Y checker is hit."""
+    dst = src - die
+    if side.x[src] < 1 or dst < 1 or side.xbar > 0 or not _is_open(variant, side, dst):
+        return None
+    result, hit = move_checker(variant, side, src, dst)
+    return Step(src, dst, die, hit=hit), result
+
+
+def bear_off_step(side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
+    """(O) ``src → off`` (RULES §1.6 O): all home; exact die, or a higher die from the farthest point."""
+    if side.x[src] < 1 or not all_home(side):
+        return None
+    if not (src == die or (src < die and not any(side.x[src + 1 : 25]))):
+        return None
+    result, _ = move_checker("long", side, src, OFF)
+    return Step(src, OFF, die), result
+
+
+def bar_entry_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Side]]:
+    """(E) ``bar → 25−die`` into Y's home, short nardy only (RULES §1.6 E, §4.2); may hit."""
+    dst = BAR - die
+    if variant in LONG_FAMILY or side.xbar < 1 or not _is_open(variant, side, dst):
+        return None
+    result, hit = move_checker(variant, side, BAR, dst)
+    return Step(BAR, dst, die, hit=hit), result
+
+
+def special_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Side]]:
+    """(S) six-one ``24/ds``: die 1 or 6 takes a head checker straight to M1 or M6 (RULES §1.6 S, §3.1)."""
+    if variant != "sixone" or die not in (1, 6) or side.x[HEAD] < 1 or side.y[die] != 0:
+        return None
+    result, _ = move_checker(variant, side, HEAD, die)
+    return Step(HEAD, die, die, special=True), result
+
+
+def steps_for(variant: str, side: Side, values: Sequence[int]) -> Iterator[tuple[Step, Side]]:
+    """Every legal single step with one of ``values``, in descending canonical order (RULES §1.6, §1.8).
+
+    While X has a checker on the bar only entries are legal (§1.6 E). Head departures are counted by the
+    caller (§1.7 H).
+    """
+    dice = sorted(set(values), reverse=True)
+    if side.xbar > 0:
+        for die in dice:
+            entry = bar_entry_step(variant, side, die)
+            if entry is not None:
+                yield entry
+        return
+    for src in range(24, 0, -1):
+        if side.x[src] == 0:
+            continue
+        for die in dice:
+            step = normal_step(variant, side, src, die) if src > die else bear_off_step(side, src, die)
+            if step is not None:
+                yield step
+            if src == HEAD:
+                special = special_step(variant, side, die)
+                if special is not None:
+                    yield special
+
+
+# --- §1.7 (B) block rule ---------------------------------------------------------------------------------
+
+#: Y's track in M coordinates (RULES §1.1): M12, M11, …, M1, M24, M23, …, M13.
+Y_TRACK: tuple[int, ...] = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
+
+
+def block_is_legal(x: Sequence[int], y: Sequence[int]) -> bool:
+    """(B) X holds no run of 6+ points consecutive on Y's track with no Y checker past it (RULES §1.7 B, §2.4).
+
+    Consecutiveness is along Y's track, so M1|M24 joins a run and M13|M12 does not (D4). With no Y checker
+    on the board the rule is moot.
+    """
+    y_indices = [t for t, m in enumerate(Y_TRACK) if y[m] > 0]
+    if not y_indices:
+        return True
+    farthest_y = max(y_indices)
+    run = 0
+    for t, m in enumerate(Y_TRACK):
+        run = run + 1 if x[m] > 0 else 0
+        if run >= 6 and farthest_y <= t:
+            return False
+    return True
+
+
+# --- §1.7 (M), (D), (P) and §1.8: the legal moves ----------------------------------------------------------
+
+
+class _Node(NamedTuple):
+    side: Side
+    unplayed: tuple[int, ...]
+    heads: int
+    steps: tuple[Step, ...]
+
+
+def _after_playing(dice: tuple[int, ...], die: int, ordered: bool) -> tuple[int, ...]:
+    """The values left after one step used ``die`` (the first value of an ordered list, RULES §1.7 M)."""
+    if ordered:
+        return dice[1:]
+    rest = list(dice)
+    rest.remove(die)
+    return tuple(rest)
+
+
+def legal_candidates(
+    variant: str,
+    side: Side,
+    dice: tuple[int, ...],
+    heads_allowed: Optional[int],
+    per_step_blocks: bool,
+) -> list[Candidate]:
+    """The legal moves for the dice list: one per distinct result, each with its canonical steps.
+
+    * (M) maximality, RULES §1.7: every sequence of legal steps respecting (H) whose result satisfies (B) is a
+      candidate (a finished side stops, §1.9); only those consuming the most values are legal.
+    * (D) higher die, RULES §1.7: with two different values of which only one can be played, the higher wins.
+    * (P) pass, RULES §1.7: with nothing playable the empty move is the only legal move.
+    * §1.8: one move per distinct result, with the lexicographically greatest sequence reaching it.
+
+    The search goes level by level (one level per step), merging nodes that agree on position, unplayed
+    values and head departures. Each level is kept in descending order of its step sequences, so the first
+    node reaching a state carries the greatest sequence (RULES §8: ladders can have very many results).
+    """
+    ordered = is_ordered(dice)
+    level = [_Node(side, dice, 0, ())]
+    best = level
+    while level:
+        legal_here = [n for n in level if block_is_legal(n.side.x, n.side.y)]
+        if legal_here:
+            best = legal_here
+        following: dict[tuple[Side, tuple[int, ...], int], _Node] = {}
+        for node in level if not per_step_blocks else legal_here:
+            if node.side.xoff == 15 or not node.unplayed:
+                continue
+            values = node.unplayed[:1] if ordered else node.unplayed
+            for step, result in steps_for(variant, node.side, values):
+                heads = node.heads + (step.src == HEAD and not step.special)
+                if heads_allowed is not None and heads > heads_allowed:
+                    continue
+                unplayed = _after_playing(node.unplayed, step.die, ordered)
+                key = (result, unplayed, heads)
+                if key not in following:
+                    following[key] = _Node(result, unplayed, heads, node.steps + (step,))
+        level = list(following.values())
+    if not ordered and len(best[0].steps) == 1:
+        higher = max(dice)
+        if any(n.steps[0].die == higher for n in best):
+            best = [n for n in best if n.steps[0].die == higher]
+    moves: dict[Side, Candidate] = {}
+    for node in best:
+        if node.side not in moves:
+            moves[node.side] = Candidate(node.steps, node.side, node.unplayed)
+    return list(moves.values())
+
+
+# --- §5.2, §3.4, §5.3: what follows a move -----------------------------------------------------------------
+
+
+def remainder(variant: str, candidate: Candidate, segment: bool) -> tuple[int, ...]:
+    """The unplayed values that go to the opponent (RULES §5.2), gulbar and crazy only.
+
+    Empty after a transfer segment (what it cannot play is forfeited) and after bearing off the last checker.
+    """
+    if variant not in ("gulbar", "crazy") or segment or candidate.result.xoff == 15:
+        return ()
+    return candidate.unplayed
+
+
+def extra_roll(
+    variant: str,
+    roll: Optional[tuple[int, int]],
+    candidate: Candidate,
+    sixone_requires_play: bool,
+) -> bool:
+    """Whether the mover rolls again (RULES §3.4 six-one after 6-1, D10; §5.3 gulbar after a full double).
+
+    Never after a transfer segment (``roll`` is ``None``) or when the game ended.
+    """
+    if roll is None or candidate.result.xoff == 15:
+        return False
+    if variant == "sixone":
+        return sorted(roll) == [1, 6] and (not sixone_requires_play or len(candidate.steps) == 2)
+    if variant == "gulbar":
+        return roll[0] == roll[1] and len(candidate.steps) == 4
+    return False
+
+
+# --- §1.10 scoring ---------------------------------------------------------------------------------------
+
+
+def points(variant: str, loser_off: int, loser_bar: int, loser_in_winner_home: int) -> int:
+    """Points won (RULES §1.10): 1; mars 2 if the loser bore off none; koks 3 in short nardy only, when the
+    mars loser also has a checker on the bar or in the winner's home (D5, D13)."""
+    if loser_off > 0:
+        return 1
+    if variant not in LONG_FAMILY and (loser_bar > 0 or loser_in_winner_home > 0):
+        return 3
+    return 2

@@ -1,0 +1,129 @@
+"""The published Zobrist key table, shared by both implementations.
+
+A position's key is the XOR of one 64-bit key per feature of its state. The table is the output of
+SplitMix64 started from :data:`SEED`, taken in the order below, so any implementation in any language can
+rebuild it (``KEYS[i]`` is the ``i``-th output, counting from 0):
+
+==============================  ======  ==================================================================
+slice                           count   feature
+==============================  ======  ==================================================================
+``POINT`` + 30·i + j            720     White point ``i+1`` (i = 0..23) holds count ``c``, j = c+15 for
+                                        c = −15..−1 and j = c+14 for c = 1..15 (negative = Black)
+``BAR`` + 15·s + n−1            30      side ``s`` (0 White, 1 Black) has ``n`` = 1..15 on the bar
+``OFF`` + 15·s + n−1            30      side ``s`` has borne off ``n`` = 1..15
+``BLACK_TO_MOVE``               1       Black is to move
+``FIRST_ROLL`` + s              2       side ``s`` still has its first roll
+``PENDING`` + 6·k + v−1         144     the pending list's ``k``-th value (k = 0..23) is ``v``
+``VARIANT`` + v                 5       the variant, ``v`` = its index in ``VARIANTS``
+``PER_STEP``                    1       flag ``block_check = per_step``
+``LADDER4``                     1       flag ``ladder_per_value = 4``
+``EXCEPTION_DOUBLE`` + d−1      6       ``d`` is in flag ``first_roll_exception_doubles`` (where it applies)
+``SIXONE_REQUIRES_PLAY``        1       flag ``sixone_extra_roll_requires_play = True``
+==============================  ======  ==================================================================
+
+A zero count, an empty bar or off tray, and a default flag contribute nothing; a two-value pending list is
+stored higher value first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .variants import VARIANTS, Flags
+
+__all__ = [
+    "SEED",
+    "KEYS",
+    "POINT",
+    "BAR",
+    "OFF",
+    "BLACK_TO_MOVE",
+    "FIRST_ROLL",
+    "PENDING",
+    "VARIANT",
+    "PER_STEP",
+    "LADDER4",
+    "EXCEPTION_DOUBLE",
+    "SIXONE_REQUIRES_PLAY",
+    "splitmix64",
+    "point_key",
+    "position_key",
+]
+
+SEED = 0x6E61726479666173  # b"nardyfas"
+_MASK = (1 << 64) - 1
+
+POINT = 0
+BAR = POINT + 24 * 30
+OFF = BAR + 30
+BLACK_TO_MOVE = OFF + 30
+FIRST_ROLL = BLACK_TO_MOVE + 1
+PENDING = FIRST_ROLL + 2
+VARIANT = PENDING + 24 * 6
+PER_STEP = VARIANT + len(VARIANTS)
+LADDER4 = PER_STEP + 1
+EXCEPTION_DOUBLE = LADDER4 + 1
+SIXONE_REQUIRES_PLAY = EXCEPTION_DOUBLE + 6
+_SIZE = SIXONE_REQUIRES_PLAY + 1
+
+
+def splitmix64(seed: int, count: int) -> list[int]:
+    """The first ``count`` outputs of SplitMix64 (Steele, Lea, Flood 2014) from state ``seed``."""
+    out = []
+    state = seed & _MASK
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        out.append(z ^ (z >> 31))
+    return out
+
+
+#: The key table, ``len(KEYS) == 941``; see the module docstring for its layout.
+KEYS: tuple[int, ...] = tuple(splitmix64(SEED, _SIZE))
+
+
+def point_key(index: int, count: int) -> int:
+    """The key of White point ``index+1`` holding ``count`` (signed) checkers; 0 for an empty point."""
+    if count == 0:
+        return 0
+    return KEYS[POINT + 30 * index + (count + 15 if count < 0 else count + 14)]
+
+
+def position_key(
+    variant: str,
+    turn: str,
+    board: Sequence[int],
+    bar: Sequence[int],
+    off: Sequence[int],
+    first_roll: Sequence[bool],
+    pending: Sequence[int],
+    flags: Flags,
+) -> int:
+    """The Zobrist key of a whole state, computed from scratch."""
+    key = KEYS[VARIANT + VARIANTS.index(variant)]
+    for index, count in enumerate(board):
+        key ^= point_key(index, count)
+    for side in (0, 1):
+        if bar[side]:
+            key ^= KEYS[BAR + 15 * side + bar[side] - 1]
+        if off[side]:
+            key ^= KEYS[OFF + 15 * side + off[side] - 1]
+        if first_roll[side]:
+            key ^= KEYS[FIRST_ROLL + side]
+    if turn == "black":
+        key ^= KEYS[BLACK_TO_MOVE]
+    for k, value in enumerate(pending):
+        key ^= KEYS[PENDING + 6 * k + value - 1]
+    for name, value in flags:
+        if name == "block_check" and value == "per_step":
+            key ^= KEYS[PER_STEP]
+        elif name == "ladder_per_value" and value == 4:
+            key ^= KEYS[LADDER4]
+        elif name == "first_roll_exception_doubles":
+            for die in value:  # type: ignore[union-attr]
+                key ^= KEYS[EXCEPTION_DOUBLE + die - 1]
+        elif name == "sixone_extra_roll_requires_play" and value:
+            key ^= KEYS[SIXONE_REQUIRES_PLAY]
+    return key
