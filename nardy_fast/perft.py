@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from importlib import resources
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import NardyError, field_error
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["perft", "divide"]
+__all__ = ["perft", "divide", "PerftCase", "perft_cases"]
 
 
 def _check_depth(depth: object) -> int:
@@ -51,3 +52,22 @@ def perft(position: Position, depth: int) -> int:
         else:
             total += sum(perft(move.result, depth - 1) for move in moves)
     return total
+
+
+class PerftCase(NamedTuple):
+    """One line of the shipped perft data file: a position text, a depth and the hand-derived count."""
+
+    text: str
+    depth: int
+    count: int
+
+
+def perft_cases() -> list[PerftCase]:
+    """The cases of ``nardy_fast/data/perft.txt`` (derivations are the comments in that file)."""
+    cases = []
+    data = resources.files("nardy_fast").joinpath("data/perft.txt").read_text(encoding="utf-8")
+    for line in data.splitlines():
+        if line.strip() and not line.startswith("#"):
+            text, depth, count = (part.strip() for part in line.split("|"))
+            cases.append(PerftCase(text, int(depth), int(count)))
+    return cases

@@ -1,0 +1,77 @@
+"""Command line: ``python -m nardy_fast perft`` counts move paths from the start of every variant (or a given
+position), with ``--divide`` splitting the count by first move."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from . import IMPLEMENTATION, VARIANTS, Position, divide, perft, reference
+from .perft import perft_cases
+
+__all__ = ["main"]
+
+
+def _check_command() -> int:
+    """Run the shipped perft cases; on a mismatch print the divide of both implementations."""
+    print(f"implementation: {IMPLEMENTATION}")
+    failures = 0
+    for case in perft_cases():
+        position = Position.from_text(case.text)
+        found = perft(position, case.depth)
+        status = "ok" if found == case.count else "MISMATCH"
+        print(f"{status:>8}  {case.text}  depth {case.depth}: expected {case.count}, found {found}")
+        if found != case.count:
+            failures += 1
+            mine = divide(position, case.depth)
+            theirs = divide(reference.Position.from_text(case.text), case.depth)
+            for label in sorted(set(mine) | set(theirs)):
+                if mine.get(label) != theirs.get(label):
+                    print(f"          {label}: {mine.get(label)} (reference {theirs.get(label)})")
+    return 1 if failures else 0
+
+
+def _perft_command(args: argparse.Namespace) -> int:
+    if args.check:
+        return _check_command()
+    if args.position:
+        positions = [("position", Position.from_text(args.position))]
+    else:
+        names = VARIANTS if args.variant == "all" else (args.variant,)
+        positions = [(name, Position.start(name)) for name in names]
+    print(f"implementation: {IMPLEMENTATION}")
+    for name, position in positions:
+        start = time.perf_counter()
+        if args.divide:
+            counts = divide(position, args.depth)
+            for label, count in counts.items():
+                print(f"  {label}: {count}")
+            nodes = sum(counts.values())
+        else:
+            nodes = perft(position, args.depth)
+        seconds = time.perf_counter() - start
+        rate = nodes / seconds if seconds > 0 else float("inf")
+        print(f"{name:>8}  depth {args.depth}  perft {nodes:>10}  {seconds:8.3f} s  {rate:12,.0f} nodes/s")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m nardy_fast`` and the ``nardy-fast`` script."""
+    parser = argparse.ArgumentParser(prog="python -m nardy_fast", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    perft_parser = commands.add_parser("perft", help="count move paths (default command)")
+    perft_parser.add_argument("--variant", choices=("all", *VARIANTS), default="all")
+    perft_parser.add_argument("--depth", type=int, default=2)
+    perft_parser.add_argument("--position", metavar="TEXT", help="a position text instead of the start")
+    perft_parser.add_argument("--divide", action="store_true", help="print the count of every first move")
+    perft_parser.add_argument("--check", action="store_true", help="check the shipped hand-derived counts")
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args(["perft", *(argv if argv is not None else sys.argv[1:])])
+    return _perft_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
