@@ -1,4 +1,4 @@
-"""Build script: the package is pure Python plus the Cython sources found in ``src_pyx/`` (if any).
+"""Build script: the pure-Python package plus the compiled core ``nardy_fast._core`` from ``src_pyx/``.
 
 ``NARDY_FAST_DEBUG=1`` at build time compiles the core with bounds and wraparound checks on.
 """
@@ -6,29 +6,31 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from setuptools import setup
 
-ext_modules = []
-sources = sorted(Path("src_pyx").glob("*.pyx"))
-if sources:
-    import numpy
-    from Cython.Build import cythonize
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension
 
-    debug = os.environ.get("NARDY_FAST_DEBUG") == "1"
-    ext_modules = cythonize(
-        [str(s) for s in sources],
-        compiler_directives={
-            "language_level": 3,
-            "boundscheck": debug,
-            "wraparound": debug,
-            "initializedcheck": debug,
-            "cdivision": not debug,
-        },
-    )
-    for ext in ext_modules:
-        ext.include_dirs.append(numpy.get_include())
-        ext.name = "nardy_fast." + ext.name.rsplit(".", 1)[-1]
+debug = os.environ.get("NARDY_FAST_DEBUG") == "1"
+ext_modules = cythonize(
+    [
+        Extension(
+            "nardy_fast._core",
+            ["src_pyx/_core.pyx"],
+            include_dirs=[numpy.get_include(), "src_pyx"],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=["-O0", "-g"] if debug else ["-O3"],
+        )
+    ],
+    include_path=["src_pyx"],
+    compiler_directives={
+        "language_level": 3,
+        "boundscheck": debug,
+        "wraparound": debug,
+        "initializedcheck": debug,
+    },
+)
 
 setup(ext_modules=ext_modules)

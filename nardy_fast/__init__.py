@@ -33,12 +33,19 @@ __all__ = [
 __version__ = "0.1.0"
 
 _requested = os.environ.get("NARDY_FAST_IMPLEMENTATION", "")
-if _requested not in ("", "python"):
-    raise ImportError(
-        f"NARDY_FAST_IMPLEMENTATION: must be 'python' (the only implementation built so far) "
-        f"(got {_requested!r})"
-    )
+if _requested not in ("", "python", "cython"):
+    raise ImportError(f"NARDY_FAST_IMPLEMENTATION: must be 'python' or 'cython' (got {_requested!r})")
+if _requested == "python":
+    Position = reference.Position
+else:
+    try:
+        from . import core
+    except ImportError:
+        if _requested == "cython":
+            raise
+        Position = reference.Position
+    else:
+        Position = core.Position  # type: ignore[misc]
 
-#: The implementation behind ``Position``: ``"python"`` until the compiled core exists.
-IMPLEMENTATION = "python"
-Position = reference.Position
+#: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
+IMPLEMENTATION: str = "cython" if Position is not reference.Position else "python"

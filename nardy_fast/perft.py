@@ -41,6 +41,9 @@ def perft(position: Position, depth: int) -> int:
     from .position import ROLLS
 
     depth = _check_depth(depth)
+    compiled = getattr(position, "_perft", None)
+    if compiled is not None:
+        return compiled(depth)  # type: ignore[no-any-return]
     if depth == 0:
         return 1
     rolls = [None] if position.pending else list(ROLLS)

@@ -108,6 +108,7 @@ BAD_POSITIONS: list[tuple[str, dict[str, object], type[Exception], str]] = [
 def test_bad_positions_are_rejected(
     Position: Pos, variant: str, fields: dict[str, object], error: type[Exception], message: str
 ) -> None:
+    fields = dict(fields)
     board = fields.pop("board", [0] * 11 + [-15] + [0] * 11 + [15])
     with pytest.raises(error) as caught:
         Position.from_board(variant, board, **fields)  # type: ignore[arg-type]

@@ -1,0 +1,28 @@
+"""The compiled implementation: ``Position`` with its moves, keys and perft from the Cython core
+(``nardy_fast._core``, built from ``src_pyx/``). Importing this module fails when the core is not built."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional
+
+from . import _core
+from .position import Engine, Move
+from .position import Position as _Position
+from .state import State
+
+__all__ = ["Position", "Move", "IMPLEMENTATION"]
+
+IMPLEMENTATION = "cython"
+
+
+class Position(_Position):
+    """A position whose moves, perft and keys come from the compiled core."""
+
+    __slots__ = ()
+    _engine: ClassVar[Engine] = staticmethod(_core.legal_moves)  # type: ignore[assignment]
+
+    def __init__(self, state: State, key: Optional[int] = None) -> None:
+        super().__init__(state, _core.position_key(state) if key is None else key)
+
+    def _perft(self, depth: int) -> int:
+        return _core.perft(self._state, depth)  # type: ignore[no-any-return]

@@ -1,0 +1,73 @@
+# The C-level data of the core: a position packed in 64 bytes (also the NumPy row layout of the batch API)
+# and the search node of the move generator.
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    WIDTH = 64         # bytes of a packed position = columns of a position array
+    MAX_DICE = 24      # a crazy 1-1 ladder with ladder_per_value = 4
+    MAX_RESULTS_HINT = 64
+
+# A whole position in White's numbering; the field order is the documented array layout (nardy_fast.batch).
+ctypedef struct Pos:
+    int8_t board[24]
+    int8_t bar[2]
+    int8_t off[2]
+    int8_t turn            # 0 White, 1 Black
+    int8_t first[2]
+    int8_t variant         # index in VARIANTS
+    int8_t flags           # bit 0 block_check=per_step, bit 1 ladder_per_value=4, bit 2 sixone_extra_roll_requires_play
+    int8_t exc             # first_roll_exception_doubles: bit d-1 for double d
+    int8_t npending
+    int8_t pending[24]
+    int8_t reserved[5]
+
+# A node of the level-by-level search, in the mover's numbering (RULES §1.1): X to move, Y the opponent.
+ctypedef struct Node:
+    int8_t x[26]
+    int8_t y[26]
+    uint8_t xbar
+    uint8_t ybar
+    uint8_t xoff
+    uint8_t heads          # normal steps that left M24
+    uint32_t used          # bit i: dice[i] was played
+    uint32_t xmask         # bit m-1: X holds M m
+    uint8_t nsteps
+    uint8_t legal          # the block rule (B) holds here
+    uint8_t pad[2]
+    uint64_t key           # Zobrist key of board, bar and off (absolute, as in nardy_fast.zobrist)
+    uint16_t steps[24]     # src | die << 5 | special << 8 | hit << 9
+
+ctypedef struct NodeBuf:
+    Node *data
+    int32_t n
+    int32_t cap
+
+ctypedef struct Table:
+    int32_t *slots
+    uint32_t mask
+    int32_t n
+
+ctypedef struct Gen:
+    # the problem
+    int variant
+    int long_family
+    int color
+    int ndice
+    int dice[24]
+    int ordered
+    int head_limit         # -1: no head rule
+    int per_step
+    int ymax_t             # farthest Y checker on Y's track (long family), -1 if none
+    const uint64_t *kx     # key of X's count c on M m: kx[m * 16 + c]
+    const uint64_t *ky
+    const uint64_t *kxbar
+    const uint64_t *kybar
+    const uint64_t *kxoff
+    # the search
+    NodeBuf levels[25]
+    Table table
+    int nresults
+    int32_t *results       # indices into levels[result_level]
+    int32_t results_cap
+    int result_level
