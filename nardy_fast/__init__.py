@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from . import reference
+from .batch import WIDTH, batch_children, children
 from .errors import IllegalMoveError, InvalidDiceError, InvalidNotationError, InvalidPositionError, NardyError
 from .perft import divide, perft
 from .position import ROLLS, Move, Step
@@ -23,6 +24,9 @@ __all__ = [
     "Step",
     "perft",
     "divide",
+    "children",
+    "batch_children",
+    "WIDTH",
     "reference",
     "NardyError",
     "InvalidPositionError",

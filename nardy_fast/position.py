@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Optional, Protocol, TypeVar, Union
 
-from . import notation, zobrist
+import numpy as np
+import numpy.typing as npt
+
+from . import batch, notation, zobrist
 from .errors import IllegalMoveError, field_error
 from .reference.rules import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
 from .state import State, check_roll, make_state
@@ -125,6 +128,15 @@ class Position:
         args = notation.parse_position(text)
         flags = args.pop("flags")
         return cls.from_board(**args, **flags)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_array(cls: type[P], array: object) -> P:
+        """A position from its packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
+        return cls(batch.unpack(array))
+
+    def to_array(self) -> npt.NDArray[np.int8]:
+        """The packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
+        return batch.pack(self._state)
 
     # --- the state ---------------------------------------------------------------------------------------
 

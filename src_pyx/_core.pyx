@@ -775,3 +775,236 @@ def perft(state, int depth):
     if total < 0:
         raise MemoryError()
     return total
+
+
+# --- the batch API (packed positions, nardy_fast.batch) ----------------------------------------------------
+
+
+cdef bint pending_ok(const Pos *p) noexcept nogil:
+    """A pending list is one value, two different values (higher first), or a run of equal values (gulbar,
+    2..4) or a ladder suffix (crazy), as ``nardy_fast.state`` requires."""
+    cdef int n = p.npending, i, per, total, start
+    if n == 0:
+        return True
+    if p.variant != GULBAR and p.variant != CRAZY:
+        return False
+    for i in range(n):
+        if p.pending[i] < 1 or p.pending[i] > 6:
+            return False
+    if n == 1:
+        return True
+    if n == 2 and p.pending[0] != p.pending[1]:
+        return p.pending[0] > p.pending[1]
+    if p.variant == GULBAR:
+        if n > 4:
+            return False
+        for i in range(1, n):
+            if p.pending[i] != p.pending[0]:
+                return False
+        return True
+    per = 4 if p.flags & FLAG_LADDER4 else 2
+    total = 6 * per
+    if n > total:
+        return False
+    start = total - n
+    for i in range(n):
+        if p.pending[i] != 1 + (start + i) // per:
+            return False
+    return True
+
+
+cdef bint pos_ok(const Pos *p) noexcept nogil:
+    """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants)."""
+    cdef int i, side, count
+    cdef int long_family
+    cdef Gen g
+    cdef Node root
+    if p.variant < 0 or p.variant > 4 or p.turn < 0 or p.turn > 1:
+        return False
+    long_family = p.variant != SHORT
+    for i in range(2):
+        if p.first[i] < 0 or p.first[i] > 1 or p.bar[i] < 0 or p.bar[i] > 15 or p.off[i] < 0 or p.off[i] > 15:
+            return False
+    if p.flags & ~7 or (p.flags & FLAG_PER_STEP and not long_family):
+        return False
+    if (p.flags & FLAG_LADDER4 and p.variant != CRAZY) or (p.flags & FLAG_SIXONE_REQUIRES and p.variant != SIXONE):
+        return False
+    if p.exc & ~63 or (p.exc and (p.variant == SHORT or p.variant == SIXONE)):
+        return False
+    if p.npending < 0 or p.npending > 24:
+        return False
+    for i in range(p.npending, 24):
+        if p.pending[i] != 0:
+            return False
+    for i in range(5):
+        if p.reserved[i] != 0:
+            return False
+    for side in range(2):
+        count = p.bar[side] + p.off[side]
+        for i in range(24):
+            if p.board[i] < -15 or p.board[i] > 15:
+                return False
+            if side == 0 and p.board[i] > 0:
+                count += p.board[i]
+            elif side == 1 and p.board[i] < 0:
+                count -= p.board[i]
+        if count != 15:
+            return False
+    if long_family and (p.bar[0] or p.bar[1]):
+        return False
+    if p.off[0] == 15 and p.off[1] == 15:
+        return False
+    if not pending_ok(p) or (p.npending and (p.off[0] == 15 or p.off[1] == 15)):
+        return False
+    if long_family:
+        for side in range(2):
+            # judge each side's blocks (B) from its own point of view
+            g.variant = p.variant
+            setup_view(&g, p, side, &root)
+            if not block_ok(&g, root.xmask):
+                return False
+    return True
+
+
+cdef void setup_view(Gen *g, const Pos *p, int side, Node *root) noexcept nogil:
+    """``root`` and the block-rule data of ``g`` for ``side`` as the mover."""
+    cdef Pos view
+    memcpy(&view, p, sizeof(Pos))
+    view.turn = side
+    view.npending = 0
+    setup(g, &view, 1, 2, root)
+
+
+cdef struct Out:
+    Pos *rows
+    uint64_t *keys
+    int64_t n
+    int64_t cap
+
+
+cdef int out_reserve(Out *o, int64_t need) noexcept nogil:
+    cdef int64_t cap
+    cdef Pos *rows
+    cdef uint64_t *keys
+    if need <= o.cap:
+        return 0
+    cap = o.cap * 2 if o.cap else 256
+    while cap < need:
+        cap *= 2
+    rows = <Pos *> realloc(o.rows, cap * sizeof(Pos))
+    if rows == NULL:
+        return -1
+    o.rows = rows
+    keys = <uint64_t *> realloc(o.keys, cap * sizeof(uint64_t))
+    if keys == NULL:
+        return -1
+    o.keys = keys
+    o.cap = cap
+    return 0
+
+
+cdef int64_t children_into(Gen *g, const Pos *p, int d1, int d2, Out *o) noexcept nogil:
+    """Append the children of one checked position and roll to ``o``; -1 when memory ran out."""
+    cdef Node root
+    cdef int count, i, extra
+    if is_over(p):
+        return 0
+    setup(g, p, d1, d2, &root)
+    count = search(g, &root)
+    if count < 0 or out_reserve(o, o.n + count) < 0:
+        return -1
+    for i in range(count):
+        o.keys[o.n] = result_pos(g, p, &g.levels[g.result_level].data[g.results[i]], d1, d2, &o.rows[o.n],
+                                 &extra)
+        o.n += 1
+    return count
+
+
+cdef inline bint roll_ok(const Pos *p, int d1, int d2) noexcept nogil:
+    if p.npending:
+        return d1 == 0 and d2 == 0
+    return 1 <= d1 <= 6 and 1 <= d2 <= 6
+
+
+def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
+    """Children of N packed positions (rows of 64 int8) for N rolls (rows ``d1, d2``; ``0, 0`` plays the
+    pending list). Returns ``(children, offsets, keys, bad)``: ``bad`` is -1, or the first row that failed
+    its checks (``bad + N`` when it was the roll), to be explained by the caller."""
+    cdef Py_ssize_t n = positions.shape[0], i
+    cdef Py_ssize_t roll_stride = 0 if rolls.shape[0] == 1 else 1
+    cdef Gen *g
+    cdef Out o
+    cdef int64_t bad = -1, got
+    cdef const Pos *p
+    cdef int d1, d2
+    cdef bint failed = False
+    if positions.shape[1] != WIDTH or rolls.shape[1] != 2:
+        raise ValueError("positions must have 64 columns and rolls 2")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cdef int64_t[::1] offs = offsets
+    memset(&o, 0, sizeof(Out))
+    g = gen_new()
+    if g == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            p = <const Pos *> &positions[i, 0]
+            d1 = rolls[i * roll_stride, 0]
+            d2 = rolls[i * roll_stride, 1]
+            if not pos_ok(p):
+                bad = i
+                break
+            if not roll_ok(p, d1, d2):
+                bad = i + n
+                break
+            got = children_into(g, p, d1, d2, &o)
+            if got < 0:
+                failed = True
+                break
+            offs[i + 1] = o.n
+        gen_free(g)
+        free(g)
+    try:
+        if failed:
+            raise MemoryError()
+        children = np.empty((o.n, WIDTH), dtype=np.int8)
+        keys = np.empty(o.n, dtype=np.uint64)
+        if o.n:
+            memcpy(cnp.PyArray_DATA(children), o.rows, o.n * sizeof(Pos))
+            memcpy(cnp.PyArray_DATA(keys), o.keys, o.n * sizeof(uint64_t))
+    finally:
+        free(o.rows)
+        free(o.keys)
+    return children, offsets, keys, bad
+
+
+def children(const int8_t[::1] position, int d1, int d2):
+    """The children of one packed position (see ``batch_children``); ``None`` if the row or roll is bad."""
+    cdef Gen *g = _shared.g
+    cdef Out o
+    cdef const Pos *p
+    cdef int64_t got
+    if position.shape[0] != WIDTH:
+        return None
+    p = <const Pos *> &position[0]
+    if not pos_ok(p) or not roll_ok(p, d1, d2):
+        return None
+    memset(&o, 0, sizeof(Out))
+    got = children_into(g, p, d1, d2, &o)
+    try:
+        if got < 0:
+            raise MemoryError()
+        result = np.empty((o.n, WIDTH), dtype=np.int8)
+        if o.n:
+            memcpy(cnp.PyArray_DATA(result), o.rows, o.n * sizeof(Pos))
+    finally:
+        free(o.rows)
+        free(o.keys)
+    return result
+
+
+def pack_state(state):
+    """The 64-byte packed form of a ``State`` as ``bytes``."""
+    cdef Pos p
+    pack(state, &p)
+    return (<char *> &p)[:sizeof(Pos)]
