@@ -152,18 +152,28 @@ cdef int buf_reserve(NodeBuf *b, int32_t need) noexcept nogil:
     return 0
 
 
-cdef int table_reset(Table *t, int32_t expected) noexcept nogil:
-    cdef uint32_t cap = 64
-    while cap < <uint32_t> (expected * 2):
-        cap *= 2
-    if t.slots == NULL or t.mask + 1 < cap:
+cdef int table_reserve(Table *t, uint32_t cap) noexcept nogil:
+    """At least ``cap`` slots allocated (the contents are not kept)."""
+    if t.alloc < cap:
         free(t.slots)
         t.slots = <int32_t *> malloc(cap * sizeof(int32_t))
         if t.slots == NULL:
-            t.mask = 0
+            t.alloc = 0
             return -1
-        t.mask = cap - 1
-    memset(t.slots, 0xFF, (t.mask + 1) * sizeof(int32_t))
+        t.alloc = cap
+    return 0
+
+
+cdef int table_reset(Table *t, int32_t expected) noexcept nogil:
+    """An empty table sized for ``expected`` entries: only the slots in use are cleared, so a table that once
+    grew large costs nothing extra for small searches."""
+    cdef uint32_t cap = 16
+    while cap < <uint32_t> (expected * 2):
+        cap *= 2
+    if table_reserve(t, cap) < 0:
+        return -1
+    t.mask = cap - 1
+    memset(t.slots, 0xFF, cap * sizeof(int32_t))
     t.n = 0
     return 0
 
@@ -206,23 +216,27 @@ cdef int32_t table_find_or_add(Table *t, Node *nodes, int32_t idx, bint with_sea
 
 
 cdef int _rehash(Table *t, const Node *nodes, bint with_search_state) noexcept nogil:
-    cdef uint32_t cap = (t.mask + 1) * 2
-    cdef int32_t *slots = <int32_t *> malloc(cap * sizeof(int32_t))
+    """Double the slots in use and re-insert every entry."""
+    cdef uint32_t old_cap = t.mask + 1, cap = old_cap * 2
+    cdef int32_t *old = <int32_t *> malloc(old_cap * sizeof(int32_t))
     cdef uint32_t i, h
     cdef int32_t idx
-    if slots == NULL:
+    if old == NULL:
         return -1
-    memset(slots, 0xFF, cap * sizeof(int32_t))
-    for i in range(t.mask + 1):
-        idx = t.slots[i]
-        if idx >= 0:
-            h = <uint32_t> (node_hash(&nodes[idx], with_search_state) >> 32) & (cap - 1)
-            while slots[h] >= 0:
-                h = (h + 1) & (cap - 1)
-            slots[h] = idx
-    free(t.slots)
-    t.slots = slots
+    memcpy(old, t.slots, old_cap * sizeof(int32_t))
+    if table_reserve(t, cap) < 0:
+        free(old)
+        return -1
     t.mask = cap - 1
+    memset(t.slots, 0xFF, cap * sizeof(int32_t))
+    for i in range(old_cap):
+        idx = old[i]
+        if idx >= 0:
+            h = <uint32_t> (node_hash(&nodes[idx], with_search_state) >> 32) & t.mask
+            while t.slots[h] >= 0:
+                h = (h + 1) & t.mask
+            t.slots[h] = idx
+    free(old)
     return 0
 
 
@@ -234,6 +248,7 @@ cdef void gen_free(Gen *g) noexcept nogil:
         g.levels[i].cap = 0
     free(g.table.slots)
     g.table.slots = NULL
+    g.table.alloc = 0
     free(g.results)
     g.results = NULL
 
@@ -325,8 +340,8 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
 # --- §1.6 steps and the level-by-level search of §1.7 (M) and §1.8 -----------------------------------------
 
 
-cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int src, int dst, int die, int dice_index,
-                          bint special) noexcept nogil:
+cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int32_t parent_index, int src, int dst,
+                          int die, int dice_index, bint special) noexcept nogil:
     """Append ``parent`` + one step to the next level unless an equal node is there already (§1.8 order)."""
     cdef Node *n
     cdef int hit = 0
@@ -358,7 +373,8 @@ cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int src, int
         n.x[dst] += 1
         n.xmask |= 1u << (dst - 1)
     n.used |= 1u << dice_index
-    n.steps[n.nsteps] = <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
+    n.step = <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
+    n.parent = parent_index
     n.nsteps += 1
     n.legal = block_ok(g, n.xmask) if g.long_family else 1
     if g.per_step and not n.legal:
@@ -371,7 +387,22 @@ cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int src, int
     return 0
 
 
-cdef int expand(Gen *g, const Node *n, NodeBuf *nxt) noexcept nogil:
+cdef inline bint in_order(const Gen *g, const Node *n, int src, int die, bint special) noexcept nogil:
+    """Whether a step may follow the node's last step.
+
+    Two consecutive steps with the same die value are tried only in descending canonical order. Any legal
+    sequence sorted that way within a run of equal values is legal too and reaches the same result (landing
+    points do not depend on X's own checkers, a head count does not depend on order, entries and higher
+    points go first), and it is the lexicographically greater one (RULES §1.8), so nothing is lost. Under
+    ``block_check = per_step`` intermediate positions matter, and every order is tried.
+    """
+    cdef uint16_t last = n.step
+    if n.nsteps == 0 or g.per_step or ((last >> 5) & 7) != die:
+        return True
+    return src * 2 + (not special) <= (last & 31) * 2 + (not ((last >> 8) & 1))
+
+
+cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nogil:
     """All children of ``n`` in descending canonical order (RULES §1.6 steps, §1.8 order)."""
     cdef int values[2]
     cdef int indices[2]
@@ -393,8 +424,8 @@ cdef int expand(Gen *g, const Node *n, NodeBuf *nxt) noexcept nogil:
         # (E) bar entry, short only: bar -> 25-d onto an open point
         for k in range(nvalues):
             dst = BAR_POINT - values[k]
-            if n.y[dst] <= 1:
-                if add_child(g, nxt, n, BAR_POINT, dst, values[k], indices[k], False) < 0:
+            if n.y[dst] <= 1 and in_order(g, n, BAR_POINT, values[k], False):
+                if add_child(g, nxt, n, index, BAR_POINT, dst, values[k], indices[k], False) < 0:
                     return -1
         return 0
     home = (n.xmask & ~<uint32_t> 0x3F) == 0
@@ -408,19 +439,21 @@ cdef int expand(Gen *g, const Node *n, NodeBuf *nxt) noexcept nogil:
                 # (N) normal step onto an open point; (H) head departures counted
                 dst = src - v
                 if g.long_family:
-                    if n.y[dst] == 0 and (src != HEAD or n.heads < g.head_limit):
-                        if add_child(g, nxt, n, src, dst, v, indices[k], False) < 0:
+                    if (n.y[dst] == 0 and (src != HEAD or n.heads < g.head_limit)
+                            and in_order(g, n, src, v, False)):
+                        if add_child(g, nxt, n, index, src, dst, v, indices[k], False) < 0:
                             return -1
-                elif n.y[dst] <= 1:
-                    if add_child(g, nxt, n, src, dst, v, indices[k], False) < 0:
+                elif n.y[dst] <= 1 and in_order(g, n, src, v, False):
+                    if add_child(g, nxt, n, index, src, dst, v, indices[k], False) < 0:
                         return -1
-            elif home and (src == v or (n.xmask >> src) == 0):
+            elif home and (src == v or (n.xmask >> src) == 0) and in_order(g, n, src, v, False):
                 # (O) bear-off: all home; exact, or a higher die from the farthest point
-                if add_child(g, nxt, n, src, 0, v, indices[k], False) < 0:
+                if add_child(g, nxt, n, index, src, 0, v, indices[k], False) < 0:
                     return -1
-            if src == HEAD and g.variant == SIXONE and (v == 1 or v == 6) and n.y[v] == 0:
+            if (src == HEAD and g.variant == SIXONE and (v == 1 or v == 6) and n.y[v] == 0
+                    and in_order(g, n, HEAD, v, True)):
                 # (S) six-one special 24/ds
-                if add_child(g, nxt, n, HEAD, v, v, indices[k], True) < 0:
+                if add_child(g, nxt, n, index, HEAD, v, v, indices[k], True) < 0:
                     return -1
     return 0
 
@@ -445,13 +478,13 @@ cdef int search(Gen *g, const Node *root) noexcept nogil:
         cur = &g.levels[level]
         nxt = &g.levels[level + 1]
         nxt.n = 0
-        if table_reset(&g.table, cur.n * 4) < 0:
+        if table_reset(&g.table, cur.n * 2) < 0:
             return -1
         for i in range(cur.n):
             n = &cur.data[i]
             if n.xoff == 15 or (g.per_step and not n.legal):
                 continue
-            if expand(g, n, nxt) < 0:
+            if expand(g, n, i, nxt) < 0:
                 return -1
         if nxt.n == 0:
             break
@@ -660,6 +693,18 @@ cdef class Generator:
 cdef Generator _shared = Generator()
 
 
+cdef tuple path_of(const Gen *g, int level, int32_t index):
+    """The canonical steps of a node, read back along its parents."""
+    cdef list steps = [None] * level
+    cdef const Node *n
+    while level > 0:
+        n = &g.levels[level].data[index]
+        steps[level - 1] = step_object(n.step)
+        index = n.parent
+        level -= 1
+    return tuple(steps)
+
+
 def legal_moves(position, roll):
     """All legal moves of ``position`` for ``roll`` (``None``: the pending list) — the core's ``Engine``."""
     cdef Pos p
@@ -684,7 +729,7 @@ def legal_moves(position, roll):
     for i in range(count):
         n = &g.levels[g.result_level].data[g.results[i]]
         key = result_pos(g, &p, n, d1, d2, &out, &extra)
-        steps = tuple([step_object(n.steps[s]) for s in range(n.nsteps)])
+        steps = path_of(g, g.result_level, g.results[i])
         result = cls(unpack(&out, flags), key)
         moves.append(_Move(position, roll, steps, result, result.state.pending, bool(extra)))
     return moves

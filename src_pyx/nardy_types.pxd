@@ -32,11 +32,11 @@ ctypedef struct Node:
     uint8_t heads          # normal steps that left M24
     uint32_t used          # bit i: dice[i] was played
     uint32_t xmask         # bit m-1: X holds M m
-    uint8_t nsteps
+    uint8_t nsteps         # = the node's level
     uint8_t legal          # the block rule (B) holds here
-    uint8_t pad[2]
+    uint16_t step          # the last step: src | die << 5 | special << 8 | hit << 9
+    int32_t parent         # index of the parent node in the previous level
     uint64_t key           # Zobrist key of board, bar and off (absolute, as in nardy_fast.zobrist)
-    uint16_t steps[24]     # src | die << 5 | special << 8 | hit << 9
 
 ctypedef struct NodeBuf:
     Node *data
@@ -45,7 +45,8 @@ ctypedef struct NodeBuf:
 
 ctypedef struct Table:
     int32_t *slots
-    uint32_t mask
+    uint32_t mask          # slots in use - 1 (a power of two minus one)
+    uint32_t alloc         # slots allocated
     int32_t n
 
 ctypedef struct Gen:

@@ -275,3 +275,12 @@ def test_moves_have_readable_repr(Position: Pos) -> None:
     move = Position.start("short").legal_moves((3, 1))[0]
     assert re.fullmatch(r"<Move [0-9/ *]+ \(3-1\)>", repr(move))
     assert move == Position.start("short").legal_moves((3, 1))[0]
+
+
+def test_short_nardy_has_no_block_rule(Position: Pos) -> None:
+    # RULES §4.2: no block rule in short nardy. Black's 20/14 20/16 makes six points in a row (its 19..14)
+    # with every White checker behind them, which the long family would forbid.
+    position = Position.from_text(
+        "short b 1:8,5:-2,7:-1,8:-1,10:-1,12:-1,15:-1,18:-1,22:-1,24:-6 off=7/0 first=-"
+    )
+    assert "20/14 20/16" in [str(m) for m in position.legal_moves((6, 4))]

@@ -325,8 +325,9 @@ def legal_candidates(
 ) -> list[Candidate]:
     """The legal moves for the dice list: one per distinct result, each with its canonical steps.
 
-    * (M) maximality, RULES §1.7: every sequence of legal steps respecting (H) whose result satisfies (B) is a
-      candidate (a finished side stops, §1.9); only those consuming the most values are legal.
+    * (M) maximality, RULES §1.7: every sequence of legal steps respecting (H) whose result satisfies (B) (long
+      family only, §1.11) is a candidate (a finished side stops, §1.9); only those using the most values are
+      legal.
     * (D) higher die, RULES §1.7: with two different values of which only one can be played, the higher wins.
     * (P) pass, RULES §1.7: with nothing playable the empty move is the only legal move.
     * §1.8: one move per distinct result, with the lexicographically greatest sequence reaching it.
@@ -339,7 +340,7 @@ def legal_candidates(
     level = [_Node(side, dice, 0, ())]
     best = level
     while level:
-        legal_here = [n for n in level if block_is_legal(n.side.x, n.side.y)]
+        legal_here = [n for n in level if variant not in LONG_FAMILY or block_is_legal(n.side.x, n.side.y)]
         if legal_here:
             best = legal_here
         following: dict[tuple[Side, tuple[int, ...], int], _Node] = {}
