@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from . import reference
+from . import batch
 from .batch import WIDTH, batch_children, children
 from .errors import IllegalMoveError, InvalidDiceError, InvalidNotationError, InvalidPositionError, NardyError
 from .perft import divide, perft
@@ -53,3 +54,7 @@ else:
 
 #: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
 IMPLEMENTATION: str = "cython" if Position is not reference.Position else "python"
+if IMPLEMENTATION == "cython":
+    from . import _core
+
+    batch.use_core(_core)

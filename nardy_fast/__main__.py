@@ -1,5 +1,11 @@
-"""Command line: ``python -m nardy_fast perft`` counts move paths from the start of every variant (or a given
-position), with ``--divide`` splitting the count by first move."""
+"""Command line.
+
+* ``python -m nardy_fast`` (= ``bench``): positions/s and plays/s of the reference and the core, per variant,
+  on the embedded corpus, with their ratios.
+* ``python -m nardy_fast perft``: move paths from the start of every variant or a given position, ``--divide``
+  by first move, ``--check`` against the hand-derived counts shipped with the package.
+* ``python -m nardy_fast corpus``: rebuild the embedded corpus (seeded self-play).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from . import IMPLEMENTATION, VARIANTS, Position, divide, perft, reference
+from pathlib import Path
+
+from . import IMPLEMENTATION, VARIANTS, Position, bench, corpus, divide, perft, reference
 from .perft import perft_cases
 
 __all__ = ["main"]
@@ -57,19 +65,40 @@ def _perft_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corpus_command(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    arrays = corpus.build(Position, args.size)
+    target = Path(__file__).parent / "data" / "corpus.npz"
+    np.savez_compressed(target, **arrays)  # type: ignore[arg-type]
+    print(f"wrote {target} ({args.size} positions per variant)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m nardy_fast`` and the ``nardy-fast`` script."""
-    parser = argparse.ArgumentParser(prog="python -m nardy_fast", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m nardy_fast", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command")
-    perft_parser = commands.add_parser("perft", help="count move paths (default command)")
+    bench_parser = commands.add_parser("bench", help="benchmark both implementations (default command)")
+    bench_parser.add_argument("--size", type=int, default=corpus.SIZE, help="corpus positions per variant")
+    bench_parser.add_argument("--reference-size", type=int, default=200, help="positions for legal_moves")
+    bench_parser.add_argument("--repeats", type=int, default=3)
+    perft_parser = commands.add_parser("perft", help="count move paths")
     perft_parser.add_argument("--variant", choices=("all", *VARIANTS), default="all")
     perft_parser.add_argument("--depth", type=int, default=2)
     perft_parser.add_argument("--position", metavar="TEXT", help="a position text instead of the start")
     perft_parser.add_argument("--divide", action="store_true", help="print the count of every first move")
     perft_parser.add_argument("--check", action="store_true", help="check the shipped hand-derived counts")
+    corpus_parser = commands.add_parser("corpus", help="rebuild the embedded benchmark corpus")
+    corpus_parser.add_argument("--size", type=int, default=corpus.SIZE)
     args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["perft", *(argv if argv is not None else sys.argv[1:])])
+    if args.command in (None, "bench"):
+        if args.command is None:
+            args = parser.parse_args(["bench"])
+        return bench.main(args.size, args.reference_size, args.repeats)
+    if args.command == "corpus":
+        return _corpus_command(args)
     return _perft_command(args)
 
 

@@ -24,6 +24,7 @@ Every position has exactly one row, so rows can be compared, hashed and de-dupli
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Optional
 
 import numpy as np
@@ -36,9 +37,10 @@ from .variants import FLAG_SPECS, VARIANTS
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["WIDTH", "pack", "unpack", "children", "batch_children", "python_batch_children"]
+__all__ = ["WIDTH", "pack", "unpack", "children", "batch_children", "python_batch_children", "use_core"]
 
 WIDTH = 64
+_core: Optional[ModuleType] = None  # the compiled core when it serves the package (see use_core)
 _FLAG_BITS = {("block_check", "per_step"): 1, ("ladder_per_value", 4): 2, ("sixone_extra_roll_requires_play", True): 4}
 Rows = npt.NDArray[np.int8]
 
@@ -171,6 +173,12 @@ def python_batch_children(
     return children, offsets, np.array(keys, dtype=np.uint64)
 
 
+def use_core(core: Optional[ModuleType]) -> None:
+    """Called once by the package: the compiled core serves the batch API, or ``None`` for the reference."""
+    global _core
+    _core = core
+
+
 def batch_children(
     positions: object, rolls: object
 ) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
@@ -181,12 +189,10 @@ def batch_children(
     children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in ``legal_moves`` order) with their
     Zobrist keys in ``keys``. The compiled core releases the GIL while it works, so threads scale.
     """
-    from . import IMPLEMENTATION, Position
+    if _core is None:
+        from . import Position
 
-    if IMPLEMENTATION != "cython":
         return python_batch_children(positions, rolls, Position)
-    from . import _core
-
     matrix = _rows(positions, "positions")
     roll_rows = _rolls(rolls, len(matrix))
     children_rows, offsets, keys, bad = _core.batch_children(matrix, roll_rows)
@@ -196,16 +202,10 @@ def batch_children(
 
 
 def children(position: object, dice: Optional[Sequence[int]] = None) -> Rows:
-    """The children of one position row (N, 64) for ``dice`` (omitted for a pending list), as one array."""
-    from . import IMPLEMENTATION
-
-    roll = (0, 0) if dice is None else tuple(dice)
-    if IMPLEMENTATION == "cython" and len(roll) == 2:
-        from . import _core
-
-        row = position if isinstance(position, np.ndarray) and position.dtype == np.int8 else None
-        if row is not None and row.ndim == 1 and row.flags.c_contiguous:
-            result = _core.children(row, int(roll[0]), int(roll[1]))
-            if result is not None:
-                return result  # type: ignore[no-any-return]
+    """The children of one position row for ``dice`` (omitted for a pending list), as one (k, 64) array."""
+    if _core is not None:
+        found = _core.children(position, dice)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    roll = (0, 0) if dice is None else dice
     return batch_children(np.asarray(position)[None, :] if np.ndim(position) == 1 else position, roll)[0]

@@ -18,11 +18,13 @@ IMPLEMENTATION = "cython"
 class Position(_Position):
     """A position whose moves, perft and keys come from the compiled core."""
 
-    __slots__ = ()
-    _engine: ClassVar[Engine] = staticmethod(_core.legal_moves)  # type: ignore[assignment]
+    __slots__ = ("_packed",)
+    _engine: ClassVar[Engine] = staticmethod(_core.engine)  # type: ignore[assignment]
+    legal_moves = _core.legal_moves  # the common case checked in C
 
-    def __init__(self, state: State, key: Optional[int] = None) -> None:
+    def __init__(self, state: State, key: Optional[int] = None, packed: Optional[bytes] = None) -> None:
         super().__init__(state, _core.position_key(state) if key is None else key)
+        self._packed = packed
 
     def _perft(self, depth: int) -> int:
         return _core.perft(self._state, depth)  # type: ignore[no-any-return]

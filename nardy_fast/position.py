@@ -7,6 +7,7 @@ core with the compiled ones, so validation, notation, hashing and errors are the
 
 from __future__ import annotations
 
+from abc import ABCMeta
 from collections.abc import Sequence
 from typing import ClassVar, Optional, Protocol, TypeVar, Union
 
@@ -33,10 +34,11 @@ class Engine(Protocol):
     def __call__(self, position: Position, roll: Optional[tuple[int, int]]) -> list[Move]: ...
 
 
-class Move:
+class Move(metaclass=ABCMeta):
     """One legal move: the canonical steps (RULES §1.8) and what follows it (RULES §1.8.1).
 
-    Moves are equal when they were made for the same roll from equal positions and reach equal results.
+    Moves are equal when they were made for the same roll from equal positions and reach equal results. The
+    compiled core's moves are registered as ``Move`` and build their steps and result on first access.
     """
 
     __slots__ = ("steps", "result", "remainder", "extra_roll", "roll", "parent")

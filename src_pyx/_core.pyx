@@ -18,6 +18,7 @@ from nardy_fast import zobrist as _zobrist
 from nardy_fast.position import Move as _Move
 from nardy_fast.reference.rules import Step as _Step
 from nardy_fast.state import State as _State
+from nardy_fast.state import check_roll as _check_roll
 from nardy_fast.variants import VARIANTS as _VARIANTS
 
 cnp.import_array()
@@ -693,46 +694,175 @@ cdef class Generator:
 cdef Generator _shared = Generator()
 
 
-cdef tuple path_of(const Gen *g, int level, int32_t index):
-    """The canonical steps of a node, read back along its parents."""
-    cdef list steps = [None] * level
-    cdef const Node *n
-    while level > 0:
-        n = &g.levels[level].data[index]
-        steps[level - 1] = step_object(n.step)
-        index = n.parent
-        level -= 1
-    return tuple(steps)
+cdef class Children:
+    """The results of one ``legal_moves`` call, kept packed; moves read them lazily."""
+
+    cdef Pos *rows
+    cdef uint64_t *keys
+    cdef uint16_t *steps     # count x level step codes, canonical order
+    cdef uint8_t *extra
+    cdef int count
+    cdef int level
+    cdef object parent
+    cdef object roll
+
+    def __dealloc__(self):
+        free(self.rows)
+        free(self.keys)
+        free(self.steps)
+        free(self.extra)
 
 
-def legal_moves(position, roll):
-    """All legal moves of ``position`` for ``roll`` (``None``: the pending list) — the core's ``Engine``."""
-    cdef Pos p
-    cdef Pos out
-    cdef Node root
+cdef class Move:
+    """A legal move of the core: the same interface as ``nardy_fast.Move`` (registered as one), with its steps and
+    result built on first access."""
+
+    cdef Children _children
+    cdef int _index
+    cdef object _result
+    cdef object _steps
+
+    @property
+    def parent(self):
+        """The position the move was made from."""
+        return self._children.parent
+
+    @property
+    def roll(self):
+        """The roll the move was made for; ``None`` for a pending transfer list."""
+        return self._children.roll
+
+    @property
+    def steps(self):
+        """The canonical step sequence, in the mover's own numbering."""
+        cdef int s
+        cdef uint16_t *codes
+        if self._steps is None:
+            codes = &self._children.steps[self._index * self._children.level]
+            self._steps = tuple([step_object(codes[s]) for s in range(self._children.level)])
+        return self._steps
+
+    @property
+    def result(self):
+        """The next position."""
+        cdef Pos *row
+        if self._result is None:
+            row = &self._children.rows[self._index]
+            parent = self._children.parent
+            self._result = type(parent)(unpack(row, parent.state.flags), self._children.keys[self._index],
+                                        (<char *> row)[:sizeof(Pos)])
+        return self._result
+
+    @property
+    def remainder(self):
+        """The unplayed values passed to the opponent (gulbar, crazy; RULES §5.2)."""
+        cdef Pos *row = &self._children.rows[self._index]
+        if row.npending == 0:
+            return ()
+        return self.result.pending
+
+    @property
+    def extra_roll(self):
+        """Whether the same side rolls again (RULES §3.4, §5.3)."""
+        return bool(self._children.extra[self._index])
+
+    def __str__(self):
+        return " ".join(map(str, self.steps)) or "pass"
+
+    def __repr__(self):
+        roll = self._children.roll
+        return f"<Move {self} ({'pending' if roll is None else f'{roll[0]}-{roll[1]}'})>"
+
+    def __eq__(self, other):
+        if not isinstance(other, _Move):
+            return NotImplemented
+        return (self.parent, self.roll, self.result) == (other.parent, other.roll, other.result)
+
+    def __hash__(self):
+        return hash((self.parent, self.roll, self.result))
+
+
+_Move.register(Move)
+
+
+cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
+    """Search and wrap the results as lazy moves."""
     cdef Gen *g = _shared.g
-    cdef int d1 = 0, d2 = 0, count, i, s, extra
-    cdef Node *n
-    cdef uint64_t key
-    state = position.state
-    pack(state, &p)
-    if roll is not None:
-        d1, d2 = roll
-    setup(g, &p, d1, d2, &root)
-    with nogil:
-        count = search(g, &root)
+    cdef Node root
+    cdef const Node *n
+    cdef int count, i, level, s, extra
+    cdef int32_t index
+    cdef Children children = Children.__new__(Children)
+    cdef Move move
+    cdef list moves
+    setup(g, p, d1, d2, &root)
+    count = search(g, &root)
     if count < 0:
         raise MemoryError()
-    cls = type(position)
-    flags = state.flags
-    moves = []
+    level = g.result_level
+    children.parent = position
+    children.roll = roll
+    children.count = count
+    children.level = level
+    children.rows = <Pos *> malloc(max(count, 1) * sizeof(Pos))
+    children.keys = <uint64_t *> malloc(max(count, 1) * sizeof(uint64_t))
+    children.steps = <uint16_t *> malloc(max(count * level, 1) * sizeof(uint16_t))
+    children.extra = <uint8_t *> malloc(max(count, 1))
+    if children.rows == NULL or children.keys == NULL or children.steps == NULL or children.extra == NULL:
+        raise MemoryError()
+    moves = [None] * count
     for i in range(count):
-        n = &g.levels[g.result_level].data[g.results[i]]
-        key = result_pos(g, &p, n, d1, d2, &out, &extra)
-        steps = path_of(g, g.result_level, g.results[i])
-        result = cls(unpack(&out, flags), key)
-        moves.append(_Move(position, roll, steps, result, result.state.pending, bool(extra)))
+        index = g.results[i]
+        children.keys[i] = result_pos(g, p, &g.levels[level].data[index], d1, d2, &children.rows[i], &extra)
+        children.extra[i] = extra
+        for s in range(level, 0, -1):
+            n = &g.levels[s].data[index]
+            children.steps[i * level + s - 1] = n.step
+            index = n.parent
+        move = Move.__new__(Move)
+        move._children = children
+        move._index = i
+        moves[i] = move
     return moves
+
+
+cdef void packed_of(object position, Pos *p) except *:
+    """The packed form of a core position (cached on the position)."""
+    cdef bytes packed = position._packed
+    if packed is None:
+        pack(position.state, p)
+        position._packed = (<char *> p)[:sizeof(Pos)]
+    else:
+        memcpy(p, <char *> packed, sizeof(Pos))
+
+
+def engine(position, roll):
+    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list)."""
+    cdef Pos p
+    packed_of(position, &p)
+    if roll is None:
+        return moves_of(position, &p, 0, 0, None)
+    return moves_of(position, &p, roll[0], roll[1], roll)
+
+
+def legal_moves(position, dice=None):
+    """``Position.legal_moves`` of the core: the common case checked in C, anything else by the shared code."""
+    cdef Pos p
+    cdef object d1, d2
+    packed_of(position, &p)
+    if p.npending == 0 and type(dice) is tuple and len(<tuple> dice) == 2:
+        d1 = (<tuple> dice)[0]
+        d2 = (<tuple> dice)[1]
+        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            if is_over(&p):
+                return []
+            return moves_of(position, &p, d1, d2, dice)
+    roll = _check_roll(dice, position.state.pending)
+    if is_over(&p):
+        return []
+    if roll is None:
+        return moves_of(position, &p, 0, 0, None)
+    return moves_of(position, &p, roll[0], roll[1], roll)
 
 
 def position_key(state):
@@ -1023,19 +1153,34 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
     return children, offsets, keys, bad
 
 
-def children(const int8_t[::1] position, int d1, int d2):
-    """The children of one packed position (see ``batch_children``); ``None`` if the row or roll is bad."""
-    cdef Gen *g = _shared.g
-    cdef Out o
+def children(position, dice=None):
+    """The children of one packed row (see ``nardy_fast.children``), or ``None`` for anything but a valid
+    C-contiguous int8 row with a valid roll, which the caller then explains."""
+    cdef const int8_t[::1] row
     cdef const Pos *p
+    cdef Out o
     cdef int64_t got
-    if position.shape[0] != WIDTH:
+    cdef int d1 = 0, d2 = 0
+    if type(position) is not np.ndarray or position.dtype != np.int8 or position.ndim != 1:
         return None
-    p = <const Pos *> &position[0]
+    if dice is not None:
+        if type(dice) is not tuple or len(<tuple> dice) != 2:
+            return None
+        if type((<tuple> dice)[0]) is not int or type((<tuple> dice)[1]) is not int:
+            return None
+        d1 = (<tuple> dice)[0]
+        d2 = (<tuple> dice)[1]
+    try:
+        row = position
+    except ValueError:
+        return None
+    if row.shape[0] != WIDTH:
+        return None
+    p = <const Pos *> &row[0]
     if not pos_ok(p) or not roll_ok(p, d1, d2):
         return None
     memset(&o, 0, sizeof(Out))
-    got = children_into(g, p, d1, d2, &o)
+    got = children_into(_shared.g, p, d1, d2, &o)
     try:
         if got < 0:
             raise MemoryError()
