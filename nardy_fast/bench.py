@@ -164,9 +164,9 @@ def report(results: dict[str, list[Measure]]) -> str:
         one_thread = by_label.get("core batch_children")
         for m in found:
             ratios = []
-            if m.label.startswith("core"):
-                ratios.append(f"{m.positions_per_second / ref:,.0f}x reference")
-            if gnubg is not None and m.label.startswith("core") and m is not gnubg:
+            if m.label == "core legal_moves":
+                ratios.append(f"{m.positions_per_second / ref:,.0f}x reference (same positions)")
+            if gnubg is not None and m.label.startswith("core") and m.positions == gnubg.positions:
                 ratios.append(f"{m.positions_per_second / gnubg.positions_per_second:.2f}x gnubg")
             if m.label.endswith("2 threads") and one_thread is not None:
                 ratios.append(f"{m.positions_per_second / one_thread.positions_per_second:.2f}x 1 thread")

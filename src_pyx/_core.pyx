@@ -6,7 +6,7 @@ that work on packed positions (:mod:`nardy_fast.batch`)."""
 
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
@@ -153,35 +153,41 @@ cdef int buf_reserve(NodeBuf *b, int32_t need) noexcept nogil:
     return 0
 
 
-cdef int table_reserve(Table *t, uint32_t cap) noexcept nogil:
-    """At least ``cap`` slots allocated (the contents are not kept)."""
-    if t.alloc < cap:
-        free(t.slots)
-        t.slots = <int32_t *> malloc(cap * sizeof(int32_t))
-        if t.slots == NULL:
-            t.alloc = 0
+cdef int table_resize(Table *t, uint32_t cap) noexcept nogil:
+    """Use ``cap`` slots (a power of two), all empty."""
+    cdef uint64_t *slots
+    t.stamp += 1
+    if t.alloc < cap or t.stamp == 0:
+        slots = <uint64_t *> calloc(max(cap, t.alloc), sizeof(uint64_t))
+        if slots == NULL:
             return -1
-        t.alloc = cap
-    return 0
-
-
-cdef int table_reset(Table *t, int32_t expected) noexcept nogil:
-    """An empty table sized for ``expected`` entries: only the slots in use are cleared, so a table that once
-    grew large costs nothing extra for small searches."""
-    cdef uint32_t cap = 16
-    while cap < <uint32_t> (expected * 2):
-        cap *= 2
-    if table_reserve(t, cap) < 0:
-        return -1
+        free(t.slots)
+        t.slots = slots
+        t.alloc = max(cap, t.alloc)
+        t.stamp = 1
     t.mask = cap - 1
-    memset(t.slots, 0xFF, cap * sizeof(int32_t))
     t.n = 0
     return 0
 
 
+cdef int table_reset(Table *t, int32_t expected) noexcept nogil:
+    """An empty table sized for ``expected`` entries, in O(1) (the stamp changes; nothing is cleared)."""
+    cdef uint32_t cap = 16
+    while cap < <uint32_t> (expected * 2):
+        cap *= 2
+    return table_resize(t, cap)
+
+
 cdef inline bint same_board(const Node *a, const Node *b) noexcept nogil:
-    return (a.key == b.key and a.xbar == b.xbar and a.ybar == b.ybar and a.xoff == b.xoff
-            and memcmp(a.x, b.x, 26) == 0 and memcmp(a.y, b.y, 26) == 0)
+    cdef const uint64_t *u = <const uint64_t *> a.x
+    cdef const uint64_t *v = <const uint64_t *> b.x
+    cdef int i
+    if a.key != b.key or a.xbar != b.xbar or a.ybar != b.ybar or a.xoff != b.xoff:
+        return False
+    for i in range(8):  # x and y, 32 bytes each
+        if u[i] != v[i]:
+            return False
+    return True
 
 
 cdef inline uint64_t node_hash(const Node *n, bint with_search_state) noexcept nogil:
@@ -195,20 +201,22 @@ cdef int32_t table_find_or_add(Table *t, Node *nodes, int32_t idx, bint with_sea
     """Index of a node equal to ``nodes[idx]`` already in the table, or -1 after adding ``idx``; -2: no memory."""
     cdef uint64_t h64 = node_hash(&nodes[idx], with_search_state)
     cdef uint32_t h = <uint32_t> (h64 >> 32) & t.mask
+    cdef uint64_t slot, live = <uint64_t> t.stamp << 32
     cdef int32_t other
     cdef Node *a = &nodes[idx]
     cdef Node *b
     while True:
-        other = t.slots[h]
-        if other < 0:
+        slot = t.slots[h]
+        if (slot & 0xFFFFFFFF00000000ULL) != live:
             break
+        other = <int32_t> (slot & 0xFFFFFFFFULL)
         b = &nodes[other]
         if node_hash(b, with_search_state) == h64 and same_board(a, b) and (
             not with_search_state or (a.used == b.used and a.heads == b.heads)
         ):
             return other
         h = (h + 1) & t.mask
-    t.slots[h] = idx
+    t.slots[h] = live | <uint32_t> idx
     t.n += 1
     if <uint32_t> t.n * 2 > t.mask:
         if _rehash(t, nodes, with_search_state) < 0:
@@ -218,26 +226,27 @@ cdef int32_t table_find_or_add(Table *t, Node *nodes, int32_t idx, bint with_sea
 
 cdef int _rehash(Table *t, const Node *nodes, bint with_search_state) noexcept nogil:
     """Double the slots in use and re-insert every entry."""
-    cdef uint32_t old_cap = t.mask + 1, cap = old_cap * 2
-    cdef int32_t *old = <int32_t *> malloc(old_cap * sizeof(int32_t))
-    cdef uint32_t i, h
-    cdef int32_t idx
-    if old == NULL:
+    cdef uint32_t old_cap = t.mask + 1, i, h, count = 0
+    cdef uint64_t live = <uint64_t> t.stamp << 32
+    cdef int32_t *entries = <int32_t *> malloc(t.n * sizeof(int32_t))
+    cdef int32_t n = t.n
+    if entries == NULL:
         return -1
-    memcpy(old, t.slots, old_cap * sizeof(int32_t))
-    if table_reserve(t, cap) < 0:
-        free(old)
-        return -1
-    t.mask = cap - 1
-    memset(t.slots, 0xFF, cap * sizeof(int32_t))
     for i in range(old_cap):
-        idx = old[i]
-        if idx >= 0:
-            h = <uint32_t> (node_hash(&nodes[idx], with_search_state) >> 32) & t.mask
-            while t.slots[h] >= 0:
-                h = (h + 1) & t.mask
-            t.slots[h] = idx
-    free(old)
+        if (t.slots[i] & 0xFFFFFFFF00000000ULL) == live:
+            entries[count] = <int32_t> (t.slots[i] & 0xFFFFFFFFULL)
+            count += 1
+    if table_resize(t, old_cap * 2) < 0:
+        free(entries)
+        return -1
+    live = <uint64_t> t.stamp << 32
+    for i in range(count):
+        h = <uint32_t> (node_hash(&nodes[entries[i]], with_search_state) >> 32) & t.mask
+        while (t.slots[h] & 0xFFFFFFFF00000000ULL) == live:
+            h = (h + 1) & t.mask
+        t.slots[h] = live | <uint32_t> entries[i]
+    t.n = n
+    free(entries)
     return 0
 
 
@@ -274,6 +283,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
     cdef int col = p.turn
     cdef int m, w, c, i, v, lo, hi, per
     g.variant = variant
+    g.static_key = static_key(p)
     g.long_family = variant != SHORT
     g.color = col
     g.per_step = (p.flags & FLAG_PER_STEP) != 0 and g.long_family
@@ -479,7 +489,7 @@ cdef int search(Gen *g, const Node *root) noexcept nogil:
         cur = &g.levels[level]
         nxt = &g.levels[level + 1]
         nxt.n = 0
-        if table_reset(&g.table, cur.n * 2) < 0:
+        if table_reset(&g.table, cur.n * 16) < 0:
             return -1
         for i in range(cur.n):
             n = &cur.data[i]
@@ -553,7 +563,7 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Node *n, int d1, int 
     cdef int m, i, segment = d1 == 0
     cdef bint finished = n.xoff == 15
     cdef bint again = False
-    cdef uint64_t key = n.key ^ static_key(p)
+    cdef uint64_t key = n.key ^ g.static_key
     memcpy(out, p, sizeof(Pos))
     for m in range(1, 25):
         out.board[MAP[fam][col][m]] = (n.x[m] - n.y[m]) if col == 0 else (n.y[m] - n.x[m])

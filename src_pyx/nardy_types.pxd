@@ -24,8 +24,8 @@ ctypedef struct Pos:
 
 # A node of the level-by-level search, in the mover's numbering (RULES §1.1): X to move, Y the opponent.
 ctypedef struct Node:
-    int8_t x[26]
-    int8_t y[26]
+    int8_t x[32]           # counts on M0..M24; 25..31 stay 0 (compared as four 64-bit words)
+    int8_t y[32]
     uint8_t xbar
     uint8_t ybar
     uint8_t xoff
@@ -44,9 +44,10 @@ ctypedef struct NodeBuf:
     int32_t cap
 
 ctypedef struct Table:
-    int32_t *slots
+    uint64_t *slots        # stamp << 32 | node index; a slot of another stamp is empty
     uint32_t mask          # slots in use - 1 (a power of two minus one)
     uint32_t alloc         # slots allocated
+    uint32_t stamp         # bumped by every reset, so a reset clears nothing
     int32_t n
 
 ctypedef struct Gen:
@@ -60,6 +61,7 @@ ctypedef struct Gen:
     int head_limit         # -1: no head rule
     int per_step
     int ymax_t             # farthest Y checker on Y's track (long family), -1 if none
+    uint64_t static_key    # key of the variant and flags (no move changes them)
     const uint64_t *kx     # key of X's count c on M m: kx[m * 16 + c]
     const uint64_t *ky
     const uint64_t *kxbar
