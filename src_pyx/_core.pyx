@@ -7,7 +7,7 @@ that work on packed positions (:mod:`nardy_fast.batch`)."""
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -1201,10 +1201,3 @@ def children(position, dice=None):
         free(o.rows)
         free(o.keys)
     return result
-
-
-def pack_state(state):
-    """The 64-byte packed form of a ``State`` as ``bytes``."""
-    cdef Pos p
-    pack(state, &p)
-    return (<char *> &p)[:sizeof(Pos)]

@@ -5,8 +5,6 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 
 cdef enum:
     WIDTH = 64         # bytes of a packed position = columns of a position array
-    MAX_DICE = 24      # a crazy 1-1 ladder with ladder_per_value = 4
-    MAX_RESULTS_HINT = 64
 
 # A whole position in White's numbering; the field order is the documented array layout (nardy_fast.batch).
 ctypedef struct Pos:
