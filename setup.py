@@ -1,32 +1,84 @@
 """Build script: the pure-Python package plus the compiled core ``nardy_fast._core`` from ``src_pyx/``.
 
+The core is not optional: a failed compile fails the build (``pip install``, ``python -m build``,
+cibuildwheel), and a build that ends without the core's binary is an error too. There is no silent fall-back
+to the pure-Python reference in a wheel or an install from source.
+
 ``NARDY_FAST_DEBUG=1`` at build time compiles the core with Cython's bounds, wraparound and initialisation
-checks on and without optimisation; ``NARDY_FAST_DEBUG=asan`` adds AddressSanitizer and UBSan (run Python
-with ``LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0``).
+checks on and without optimisation; ``NARDY_FAST_DEBUG=asan`` adds AddressSanitizer and UBSan (GCC or Clang;
+run Python with ``LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0``).
 """
 
 from __future__ import annotations
 
 import os
-
-from setuptools import setup
+from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 debug_mode = os.environ.get("NARDY_FAST_DEBUG", "")
 debug = debug_mode in ("1", "asan")
-sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if debug_mode == "asan" else []
+
+# MSVC has no __builtin_clz: a header force-included there supplies it from _BitScanReverse.
+MSVC_COMPAT_H = """\
+#ifndef NARDY_FAST_MSVC_COMPAT_H
+#define NARDY_FAST_MSVC_COMPAT_H
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static __forceinline int nardy_fast_clz(unsigned int v) {
+    unsigned long index;
+    _BitScanReverse(&index, v);
+    return 31 - (int)index;
+}
+#define __builtin_clz(v) nardy_fast_clz(v)
+#endif
+#endif
+"""
+
+
+def compile_args(compiler_type: str, build_temp: str) -> tuple[list[str], list[str]]:
+    """The compile and link flags of the core for one compiler family and the current debug mode."""
+    if compiler_type == "msvc":
+        header = Path(build_temp) / "nardy_fast_msvc_compat.h"
+        header.parent.mkdir(parents=True, exist_ok=True)
+        header.write_text(MSVC_COMPAT_H, encoding="ascii")
+        if debug_mode == "asan":
+            raise SystemExit("NARDY_FAST_DEBUG=asan needs GCC or Clang")
+        return [f"/FI{header}", *(["/Od", "/Zi"] if debug else ["/O2"])], (["/DEBUG"] if debug else [])
+    sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if debug_mode == "asan" else []
+    return (["-O0", "-g", *sanitize] if debug else ["-O3"]), sanitize
+
+
+class BuildCore(build_ext):
+    """``build_ext`` with per-compiler flags, that fails unless the core's binary was built."""
+
+    def build_extensions(self) -> None:
+        compile_flags, link_flags = compile_args(self.compiler.compiler_type, self.build_temp)
+        for extension in self.extensions:
+            extension.extra_compile_args = [*extension.extra_compile_args, *compile_flags]
+            extension.extra_link_args = [*extension.extra_link_args, *link_flags]
+        super().build_extensions()
+        for extension in self.extensions:
+            built = Path(self.get_ext_fullpath(extension.name))
+            if not built.is_file():
+                raise SystemExit(f"nardy-fast: the compiled core {extension.name} was not built ({built})")
+
+
 ext_modules = cythonize(
     [
         Extension(
             "nardy_fast._core",
             ["src_pyx/_core.pyx"],
             include_dirs=[numpy.get_include(), "src_pyx"],
-            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-            extra_compile_args=(["-O0", "-g", *sanitize] if debug else ["-O3"]),
-            extra_link_args=sanitize,
+            define_macros=[
+                ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                # Built against NumPy 2 headers, the core runs on every NumPy the package depends on.
+                ("NPY_TARGET_VERSION", "NPY_1_23_API_VERSION"),
+            ],
+            optional=False,
         )
     ],
     include_path=["src_pyx"],
@@ -38,4 +90,4 @@ ext_modules = cythonize(
     },
 )
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildCore})

@@ -7,8 +7,11 @@ reference is always available as :mod:`nardy_fast.reference`.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from . import reference
+from . import reference  # first: its import completes the cycle batch -> state -> reference.rules
+
+# isort: split
 from . import batch
 from .batch import WIDTH, batch_children, children
 from .errors import IllegalMoveError, InvalidDiceError, InvalidNotationError, InvalidPositionError, NardyError
@@ -40,7 +43,10 @@ __version__ = "0.1.0"
 _requested = os.environ.get("NARDY_FAST_IMPLEMENTATION", "")
 if _requested not in ("", "python", "cython"):
     raise ImportError(f"NARDY_FAST_IMPLEMENTATION: must be 'python' or 'cython' (got {_requested!r})")
-if _requested == "python":
+if TYPE_CHECKING:
+    # Statically, the common base class of both implementations' ``Position``.
+    from .position import Position
+elif _requested == "python":
     Position = reference.Position
 else:
     try:
@@ -50,7 +56,7 @@ else:
             raise
         Position = reference.Position
     else:
-        Position = core.Position  # type: ignore[misc]
+        Position = core.Position
 
 #: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
 IMPLEMENTATION: str = "cython" if Position is not reference.Position else "python"

@@ -13,7 +13,6 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-
 from pathlib import Path
 
 from . import IMPLEMENTATION, VARIANTS, Position, bench, corpus, divide, perft, reference

@@ -5,13 +5,17 @@ from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+from .position import Move as _Move
 from .position import Position, Step
 from .state import State
 
+@disjoint_base
 class Children:
     """The packed results of one ``legal_moves`` call."""
 
+@disjoint_base
 class Move:
     """A core move: the interface of ``nardy_fast.Move``, built lazily."""
 
@@ -28,14 +32,27 @@ class Move:
     @property
     def extra_roll(self) -> bool: ...
 
+@disjoint_base
 class Generator:
     """A reusable search workspace."""
 
-def engine(position: Position, roll: Optional[tuple[int, int]]) -> list[Move]: ...
-def legal_moves(position: Position, dice: Optional[Sequence[int]] = None) -> list[Move]: ...
-def position_key(state: State) -> int: ...
-def perft(state: State, depth: int) -> int: ...
+def engine(position: Position, roll: Optional[tuple[int, int]]) -> list[_Move]:
+    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list)."""
+
+def legal_moves(position: Position, dice: Optional[Sequence[int]] = None) -> list[_Move]:
+    """``Position.legal_moves`` of the core: the common case checked in C, anything else by the shared code."""
+
+def position_key(state: State) -> int:
+    """The Zobrist key of a ``State`` (equals ``nardy_fast.zobrist.position_key``)."""
+
+def perft(state: State, depth: int) -> int:
+    """perft of a ``State`` (see :func:`nardy_fast.perft`), computed without Python objects."""
+
 def batch_children(
     positions: npt.NDArray[np.int8], rolls: npt.NDArray[np.int8]
-) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.uint64], int]: ...
-def children(position: Any, dice: Optional[Sequence[int]] = None) -> Optional[npt.NDArray[np.int8]]: ...
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.uint64], int]:
+    """Children of N packed rows for N rolls: ``(children, offsets, keys, bad)``, ``bad`` -1 or the first row
+    that failed its checks (``bad + N`` for its roll)."""
+
+def children(position: Any, dice: Optional[Sequence[int]] = None) -> Optional[npt.NDArray[np.int8]]:
+    """The children of one packed row, or ``None`` for anything the caller must explain."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +56,7 @@ def pack(state: State) -> Rows:
     row[31] = VARIANTS.index(state.variant)
     for name, value in state.flags:
         if name == "first_roll_exception_doubles":
-            row[33] = sum(1 << (d - 1) for d in value)  # type: ignore[union-attr]
+            row[33] = sum(1 << (d - 1) for d in cast("tuple[int, ...]", value))
         else:
             row[32] |= _FLAG_BITS.get((name, value), 0)
     row[34] = len(state.pending)
@@ -208,4 +208,5 @@ def children(position: object, dice: Optional[Sequence[int]] = None) -> Rows:
         if found is not None:
             return found  # type: ignore[no-any-return]
     roll = (0, 0) if dice is None else dice
-    return batch_children(np.asarray(position)[None, :] if np.ndim(position) == 1 else position, roll)[0]
+    one_row = np.ndim(cast("npt.ArrayLike", position)) == 1
+    return batch_children(np.asarray(position)[None, :] if one_row else position, roll)[0]

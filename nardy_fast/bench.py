@@ -37,10 +37,12 @@ class Measure:
 
     @property
     def positions_per_second(self) -> float:
+        """Positions searched per second."""
         return self.positions / self.seconds
 
     @property
     def plays_per_second(self) -> float:
+        """Plays (children) generated per second."""
         return self.plays / self.seconds
 
 
@@ -117,7 +119,7 @@ def gnubg_boards(rows: Rows, rolls: Rows) -> list[tuple[list[list[int]], int, in
 def measure_gnubg(rows: Rows, rolls: Rows, repeats: int) -> Optional[Measure]:
     """GNU Backgammon's ``moves()`` through ``gnubg_nn`` on the same positions, if it is installed."""
     try:
-        import gnubg_nn  # type: ignore[import-not-found]
+        import gnubg_nn
     except ImportError:
         return None
     boards = gnubg_boards(rows, rolls)

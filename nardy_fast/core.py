@@ -19,7 +19,7 @@ class Position(_Position):
     """A position whose moves, perft and keys come from the compiled core."""
 
     __slots__ = ("_packed",)
-    _engine: ClassVar[Engine] = staticmethod(_core.engine)  # type: ignore[assignment]
+    _engine: ClassVar[Engine] = staticmethod(_core.engine)
     legal_moves = _core.legal_moves  # the common case checked in C
 
     def __init__(self, state: State, key: Optional[int] = None, packed: Optional[bytes] = None) -> None:
@@ -27,4 +27,4 @@ class Position(_Position):
         self._packed = packed
 
     def _perft(self, depth: int) -> int:
-        return _core.perft(self._state, depth)  # type: ignore[no-any-return]
+        return _core.perft(self._state, depth)

@@ -17,6 +17,7 @@ Move text: steps separated by spaces in the mover's own numbering, ``24/18``, ``
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from .errors import IllegalMoveError, InvalidNotationError, field_error
 from .state import State
@@ -120,8 +121,8 @@ def parse_move(text: object) -> list[tuple[int, int]]:
         for target in match[2].strip("/").split("/"):
             target = target.rstrip("*").rstrip("s")
             points.append(0 if target == "off" else int(target))
-        if any(not 0 <= p <= 25 for p in points) or any(a <= b for a, b in zip(points, points[1:])):
+        if any(not 0 <= p <= 25 for p in points) or any(a <= b for a, b in pairwise(points)):
             raise field_error(IllegalMoveError, "move", f"step {token!r} does not move forward", text)
-        chain = list(zip(points, points[1:]))
+        chain = list(pairwise(points))
         pairs.extend(chain * int(match[3] or 1))
     return pairs

@@ -62,7 +62,7 @@ class PerftCase(NamedTuple):
 
     text: str
     depth: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, kept: it is the file's column name
 
 
 def perft_cases() -> list[PerftCase]:

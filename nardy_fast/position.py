@@ -31,10 +31,12 @@ P = TypeVar("P", bound="Position")
 class Engine(Protocol):
     """A move generator: all legal moves of ``position`` for ``roll`` (``None`` plays the pending list)."""
 
-    def __call__(self, position: Position, roll: Optional[tuple[int, int]]) -> list[Move]: ...
+    def __call__(self, position: Position, roll: Optional[tuple[int, int]]) -> list[Move]:
+        """The legal moves of ``position`` for ``roll`` (``None``: the pending list), one per distinct result."""
+        ...
 
 
-class Move(metaclass=ABCMeta):
+class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move
     """One legal move: the canonical steps (RULES §1.8) and what follows it (RULES §1.8.1).
 
     Moves are equal when they were made for the same roll from equal positions and reach equal results. The
@@ -101,7 +103,7 @@ class Position:
     def start(cls: type[P], variant: str, **flags: object) -> P:
         """The starting position of ``variant``, White to move, both first rolls to come."""
         board = START_BOARDS.get(variant) if isinstance(variant, str) else None
-        return cls.from_board(variant, board if board is not None else (), **flags)
+        return cls.from_board(variant, board if board is not None else (), **flags)  # type: ignore[arg-type]
 
     @classmethod
     def from_board(

@@ -7,7 +7,7 @@ and message.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, cast
 
 from .errors import InvalidDiceError, InvalidPositionError, field_error
 from .reference.rules import block_is_legal, to_mover
@@ -42,7 +42,7 @@ def _int_pair(field: str, value: object, low: int, high: int) -> tuple[int, int]
 def _board(value: object) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
         raise field_error(InvalidPositionError, "board", "must be a sequence of 24 integers", value)
-    board = tuple(value)  # type: ignore[call-overload]
+    board = tuple(value)
     if len(board) != 24:
         raise field_error(InvalidPositionError, "board", f"must have 24 points, not {len(board)}", value)
     for index, count in enumerate(board):
@@ -57,7 +57,7 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
     """A pending transfer list (RULES §5.2, §1.8.1): a possible remainder of a gulbar/crazy roll."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise field_error(InvalidPositionError, "pending", "must be a sequence of die values", value)
-    pending = tuple(value)  # type: ignore[call-overload]
+    pending = tuple(value)
     if not pending:
         return ()
     if variant not in ("gulbar", "crazy"):
@@ -74,8 +74,8 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
         raise field_error(
             InvalidPositionError, "pending", "must be one value, two values or 2..4 equal values", value
         )
-    per_value = flag(flags, "ladder_per_value")
-    ladder_from_one = tuple(v for v in range(1, 7) for _ in range(per_value))  # type: ignore[call-overload]
+    per_value = cast(int, flag(flags, "ladder_per_value"))
+    ladder_from_one = tuple(v for v in range(1, 7) for _ in range(per_value))
     if len(pending) <= len(ladder_from_one) and pending == ladder_from_one[-len(pending) :]:
         return pending
     raise field_error(
@@ -130,13 +130,13 @@ def make_state(
     if pend and 15 in offs:
         raise field_error(InvalidPositionError, "pending", "must be empty once the game is over", pending)
     if variant in LONG_FAMILY:
-        for side in ("white", "black"):
-            view = to_mover(variant, side, cells, bars, offs)
+        for side_name in ("white", "black"):
+            view = to_mover(variant, side_name, cells, bars, offs)
             if not block_is_legal(view.x, view.y):
                 raise field_error(
                     InvalidPositionError,
                     "board",
-                    f"{side.capitalize()} holds an illegal block (6 points in a row with no opponent "
+                    f"{side_name.capitalize()} holds an illegal block (6 points in a row with no opponent "
                     "checker past them, RULES §1.7 B)",
                     board,
                 )

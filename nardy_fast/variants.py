@@ -73,7 +73,7 @@ def _normalize_doubles(value: object) -> tuple[int, ...]:
     name = "first_roll_exception_doubles"
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise field_error(InvalidPositionError, name, "must be a collection of die values 1..6", value)
-    values = list(value)  # type: ignore[call-overload]
+    values = list(value)
     if any(type(v) is not int or not 1 <= v <= 6 for v in values) or len(set(values)) != len(values):
         raise field_error(InvalidPositionError, name, "must be distinct die values 1..6", value)
     return tuple(sorted(values, reverse=True))

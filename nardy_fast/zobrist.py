@@ -28,6 +28,7 @@ stored higher value first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from .variants import VARIANTS, Flags
 
@@ -116,14 +117,14 @@ def position_key(
         key ^= KEYS[BLACK_TO_MOVE]
     for k, value in enumerate(pending):
         key ^= KEYS[PENDING + 6 * k + value - 1]
-    for name, value in flags:
-        if name == "block_check" and value == "per_step":
+    for name, flag_value in flags:
+        if name == "block_check" and flag_value == "per_step":
             key ^= KEYS[PER_STEP]
-        elif name == "ladder_per_value" and value == 4:
+        elif name == "ladder_per_value" and flag_value == 4:
             key ^= KEYS[LADDER4]
         elif name == "first_roll_exception_doubles":
-            for die in value:  # type: ignore[union-attr]
+            for die in cast("tuple[int, ...]", flag_value):
                 key ^= KEYS[EXCEPTION_DOUBLE + die - 1]
-        elif name == "sixone_extra_roll_requires_play" and value:
+        elif name == "sixone_extra_roll_requires_play" and flag_value:
             key ^= KEYS[SIXONE_REQUIRES_PLAY]
     return key

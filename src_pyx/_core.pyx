@@ -4,7 +4,6 @@ the search. It mirrors :mod:`nardy_fast.reference.rules` rule by rule (the secti
 the same results with the same canonical steps and the same Zobrist keys, and adds perft and a batch API
 that work on packed positions (:mod:`nardy_fast.batch`)."""
 
-cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -281,7 +280,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
     cdef int variant = p.variant
     cdef int fam = family(variant)
     cdef int col = p.turn
-    cdef int m, w, c, i, v, lo, hi, per
+    cdef int m, w, c, i, v, per, _copy
     g.variant = variant
     g.static_key = static_key(p)
     g.long_family = variant != SHORT
@@ -329,7 +328,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
         per = 4 if p.flags & FLAG_LADDER4 else 2
         g.ndice = 0
         for v in range(d1, 7):
-            for i in range(per):
+            for _copy in range(per):
                 g.dice[g.ndice] = v
                 g.ndice += 1
     else:
@@ -476,7 +475,7 @@ cdef int search(Gen *g, const Node *root) noexcept nogil:
     """
     cdef int level = 0
     cdef int best = 0
-    cdef int32_t i, j, found
+    cdef int32_t i, found
     cdef NodeBuf *cur
     cdef NodeBuf *nxt
     cdef Node *n

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import nardy_fast
+import nardy_fast.position
 import nardy_fast.reference
 
 settings.register_profile(
@@ -20,7 +21,7 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-IMPLEMENTATIONS = {"python": nardy_fast.reference.Position}
+IMPLEMENTATIONS: dict[str, type[nardy_fast.position.Position]] = {"python": nardy_fast.reference.Position}
 if nardy_fast.IMPLEMENTATION != "python":
     IMPLEMENTATIONS[nardy_fast.IMPLEMENTATION] = nardy_fast.Position
 _forced = os.environ.get("NARDY_FAST_IMPLEMENTATION")
@@ -29,6 +30,6 @@ if _forced:
 
 
 @pytest.fixture(params=sorted(IMPLEMENTATIONS), scope="session")
-def Position(request: pytest.FixtureRequest) -> type[nardy_fast.reference.Position]:  # noqa: N802
+def Position(request: pytest.FixtureRequest) -> type[nardy_fast.reference.Position]:
     """The ``Position`` class of the implementation under test."""
     return IMPLEMENTATIONS[request.param]  # type: ignore[return-value]

@@ -11,13 +11,13 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def test_readme_examples_run_and_print_what_they_claim() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert len(blocks) >= 2
     namespace: dict[str, object] = {}
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         for block in blocks:
-            exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - the README's own code
+            exec(compile(block, str(README), "exec"), namespace)  # the README's own code
     printed = output.getvalue().splitlines()
     claimed = [
         line.split("# ", 1)[1].strip()

@@ -3,13 +3,19 @@ one function per rule (:mod:`nardy_fast.reference.rules`)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..batch import python_batch_children
+from ..perft import perft
 from ..position import Engine, Move
 from ..position import Position as _Position
-from ..perft import perft
 from .engine import legal_moves
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..batch import Rows
 
 __all__ = ["Position", "Move", "perft", "batch_children", "IMPLEMENTATION"]
 
@@ -20,9 +26,11 @@ class Position(_Position):
     """A position whose moves come from the reference rules."""
 
     __slots__ = ()
-    _engine: ClassVar[Engine] = staticmethod(legal_moves)  # type: ignore[assignment]
+    _engine: ClassVar[Engine] = staticmethod(legal_moves)
 
 
-def batch_children(positions: object, rolls: object) -> tuple[object, object, object]:
+def batch_children(
+    positions: object, rolls: object
+) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
     """:func:`nardy_fast.batch_children` computed by the reference rules."""
     return python_batch_children(positions, rolls, Position)
