@@ -139,7 +139,7 @@ def run(
         rows, rolls = rows[:size], rolls[:size]
         n, small = len(rows), min(reference_size, len(rows))
         found = [
-            _timed("reference legal_moves", 1, per_call(reference.Position, rows[:small], rolls[:small]), small)
+            _timed("reference legal_moves", repeats, per_call(reference.Position, rows[:small], rolls[:small]), small)
         ]
         if IMPLEMENTATION == "cython":
             found.append(
