@@ -136,14 +136,20 @@ cdef inline int family(int variant) noexcept nogil:
 # --- growable buffers ------------------------------------------------------------------------------------
 
 
+cdef inline int64_t grown(int64_t cap, int64_t need, int64_t first) noexcept nogil:
+    """A capacity of at least ``need``: doubling ``cap``, starting from ``first``."""
+    cap = cap * 2 if cap else first
+    while cap < need:
+        cap *= 2
+    return cap
+
+
 cdef int buf_reserve(NodeBuf *b, int32_t need) noexcept nogil:
     cdef int32_t cap
     cdef Node *data
     if need <= b.cap:
         return 0
-    cap = b.cap * 2 if b.cap else 64
-    while cap < need:
-        cap *= 2
+    cap = <int32_t> grown(b.cap, need, 64)
     data = <Node *> realloc(b.data, cap * sizeof(Node))
     if data == NULL:
         return -1
@@ -1072,9 +1078,7 @@ cdef int out_reserve(Out *o, int64_t need) noexcept nogil:
     cdef uint64_t *keys
     if need <= o.cap:
         return 0
-    cap = o.cap * 2 if o.cap else 256
-    while cap < need:
-        cap *= 2
+    cap = grown(o.cap, need, 256)
     rows = <Pos *> realloc(o.rows, cap * sizeof(Pos))
     if rows == NULL:
         return -1
