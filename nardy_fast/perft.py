@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from .errors import NardyError, field_error
 
@@ -19,14 +19,19 @@ def _check_depth(depth: object) -> int:
     return depth
 
 
-def divide(position: Position, depth: int) -> dict[str, int]:
-    """perft split by first move: ``{"<roll> <move>": count}`` (``"pending <move>"`` for a transfer)."""
+def _rolls(position: Position) -> list[Optional[tuple[int, int]]]:
+    """The rolls to try: the 21 distinct rolls, or ``None`` alone for a pending list."""
     from .position import ROLLS
 
+    return [None] if position.pending else list(ROLLS)
+
+
+def divide(position: Position, depth: int) -> dict[str, int]:
+    """perft split by first move: ``{"<roll> <move>": count}`` (``"pending <move>"`` for a transfer)."""
     depth = _check_depth(depth)
     if depth == 0:
         raise field_error(NardyError, "depth", "must be at least 1 to divide", depth)
-    rolls = [None] if position.pending else list(ROLLS)
+    rolls = _rolls(position)
     counts: dict[str, int] = {}
     for roll in rolls:
         label = "pending" if roll is None else f"{roll[0]}-{roll[1]}"
@@ -38,15 +43,13 @@ def divide(position: Position, depth: int) -> dict[str, int]:
 def perft(position: Position, depth: int) -> int:
     """``perft(p, 0) = 1``; ``perft(p, d)`` sums ``perft(m.result, d−1)`` over the moves ``m`` of each of the
     21 distinct rolls (or of the pending list alone). A finished game has no moves."""
-    from .position import ROLLS
-
     depth = _check_depth(depth)
     compiled = getattr(position, "_perft", None)
     if compiled is not None:
         return compiled(depth)  # type: ignore[no-any-return]
     if depth == 0:
         return 1
-    rolls = [None] if position.pending else list(ROLLS)
+    rolls = _rolls(position)
     total = 0
     for roll in rolls:
         moves = position.legal_moves(roll)

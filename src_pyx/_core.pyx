@@ -724,7 +724,6 @@ cdef class Children:
     cdef uint64_t *keys
     cdef uint16_t *steps     # count x level step codes, canonical order
     cdef uint8_t *extra
-    cdef int count
     cdef int level
     cdef object parent
     cdef object roll
@@ -825,7 +824,6 @@ cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
     level = g.result_level
     children.parent = position
     children.roll = roll
-    children.count = count
     children.level = level
     children.rows = <Pos *> malloc(max(count, 1) * sizeof(Pos))
     children.keys = <uint64_t *> malloc(max(count, 1) * sizeof(uint64_t))
@@ -1057,7 +1055,6 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
     if long_family:
         for side in range(2):
             # judge each side's blocks (B) from its own point of view
-            g.variant = p.variant
             setup_view(&g, p, side, &root)
             if not block_ok(&g, root.xmask):
                 return False
