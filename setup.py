@@ -34,6 +34,13 @@ static __forceinline int nardy_fast_clz(unsigned int v) {
     return 31 - (int)index;
 }
 #define __builtin_clz(v) nardy_fast_clz(v)
+static __forceinline int nardy_fast_ctz(unsigned int v) {
+    unsigned long index;
+    _BitScanForward(&index, v);
+    return (int)index;
+}
+#define __builtin_ctz(v) nardy_fast_ctz(v)
+#define __builtin_bswap64(v) _byteswap_uint64(v)
 #endif
 #endif
 """

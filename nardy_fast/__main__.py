@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_parser = commands.add_parser("bench", help="benchmark both implementations (default command)")
     bench_parser.add_argument("--size", type=int, default=corpus.SIZE, help="corpus positions per variant")
     bench_parser.add_argument("--reference-size", type=int, default=200, help="positions for legal_moves")
-    bench_parser.add_argument("--repeats", type=int, default=3)
+    bench_parser.add_argument("--repeats", type=int, default=5)
     perft_parser = commands.add_parser("perft", help="count move paths")
     perft_parser.add_argument("--variant", choices=("all", *VARIANTS), default="all")
     perft_parser.add_argument("--depth", type=int, default=2)

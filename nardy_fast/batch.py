@@ -188,6 +188,10 @@ def batch_children(
     whose position has a pending list takes the roll (0, 0). Returns ``(children, offsets, keys)``: the
     children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in ``legal_moves`` order) with their
     Zobrist keys in ``keys``. The compiled core releases the GIL while it works, so threads scale.
+
+    The core's ``children`` and ``keys`` are views of buffers with room to spare (24 rows per position, or a
+    larger buffer an earlier call freed; room never written is not mapped in large outputs). Freed buffers, up
+    to 64 MB of each kind, are kept for the next calls, whose pages then need no fault.
     """
     if _core is None:
         from . import Position

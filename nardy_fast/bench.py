@@ -4,6 +4,10 @@ corpus, side by side in one run, with ratios (and GNU Backgammon's generator whe
 Each figure is the median of a few repeats. ``legal_moves`` (a Python object per child) runs on the first
 ``reference_size`` positions of each variant, for both implementations, because the reference is slow; the
 array APIs and GNU Backgammon run on the whole corpus.
+
+A repeat times every measurement of a variant once, one after the other, and a ratio is the median of the
+ratios within repeats: on a shared machine whose speed drifts, the two sides of a ratio then see the same
+conditions.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from . import batch, corpus, reference
 from .position import Position
 from .variants import VARIANTS
 
-__all__ = ["Measure", "run", "gnubg_boards", "measure_gnubg", "main"]
+__all__ = ["Measure", "run", "gnubg_boards", "gnubg_work", "main"]
 
 Rows = npt.NDArray[np.int8]
 
@@ -29,11 +33,12 @@ Rows = npt.NDArray[np.int8]
 class Measure:
     """One timed measurement: positions and plays (children) per second, median over repeats."""
 
-    def __init__(self, label: str, positions: int, plays: int, seconds: list[float]) -> None:
+    def __init__(self, label: str, positions: int, plays: int, samples: list[float]) -> None:
         self.label = label
         self.positions = positions
         self.plays = plays
-        self.seconds = statistics.median(seconds)
+        self.samples = samples
+        self.seconds = statistics.median(samples)
 
     @property
     def positions_per_second(self) -> float:
@@ -45,15 +50,26 @@ class Measure:
         """Plays (children) generated per second."""
         return self.plays / self.seconds
 
+    def speedup(self, other: Measure) -> float:
+        """Positions/s over ``other``'s: the median of the ratios within repeats."""
+        return statistics.median(
+            (self.positions / mine) / (other.positions / theirs) for mine, theirs in zip(self.samples, other.samples)
+        )
 
-def _timed(label: str, repeats: int, work: Callable[[], int], positions: int) -> Measure:
-    seconds = []
-    plays = 0
+
+Work = tuple[str, Callable[[], int], int]  # label, the work (returns its number of plays), positions
+
+
+def _timed(works: list[Work], repeats: int) -> list[Measure]:
+    """Every work timed once per repeat, in turn."""
+    samples: list[list[float]] = [[] for _ in works]
+    plays = [0] * len(works)
     for _ in range(repeats):
-        start = time.perf_counter()
-        plays = work()
-        seconds.append(time.perf_counter() - start)
-    return Measure(label, positions, plays, seconds)
+        for i, (_label, work, _positions) in enumerate(works):
+            start = time.perf_counter()
+            plays[i] = work()
+            samples[i].append(time.perf_counter() - start)
+    return [Measure(label, positions, plays[i], samples[i]) for i, (label, _work, positions) in enumerate(works)]
 
 
 def _rolls_of(rolls: Rows) -> list[Optional[tuple[int, int]]]:
@@ -75,16 +91,16 @@ def per_array(rows: Rows, rolls: Rows) -> Callable[[], int]:
 
 
 def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], int]:
-    """``nardy_fast.batch_children`` over all rows, split across ``threads`` threads."""
+    """``nardy_fast.batch_children`` over all rows, split (before timing) across ``threads`` threads."""
+    parts = [(rows[part], rolls[part]) for part in np.array_split(np.arange(len(rows)), threads)]
 
     def work() -> int:
         if threads == 1:
             return len(batch.batch_children(rows, rolls)[0])
-        parts = np.array_split(np.arange(len(rows)), threads)
         counts = [0] * threads
 
         def one(i: int) -> None:
-            counts[i] = len(batch.batch_children(rows[parts[i]], rolls[parts[i]])[0])
+            counts[i] = len(batch.batch_children(*parts[i])[0])
 
         workers = [threading.Thread(target=one, args=(i,)) for i in range(threads)]
         for worker in workers:
@@ -116,7 +132,7 @@ def gnubg_boards(rows: Rows, rolls: Rows) -> list[tuple[list[list[int]], int, in
     return boards
 
 
-def measure_gnubg(rows: Rows, rolls: Rows, repeats: int) -> Optional[Measure]:
+def gnubg_work(rows: Rows, rolls: Rows) -> Optional[Work]:
     """GNU Backgammon's ``moves()`` through ``gnubg_nn`` on the same positions, if it is installed."""
     try:
         import gnubg_nn
@@ -124,7 +140,7 @@ def measure_gnubg(rows: Rows, rolls: Rows, repeats: int) -> Optional[Measure]:
         return None
     boards = gnubg_boards(rows, rolls)
     moves = gnubg_nn.moves
-    return _timed("gnubg_nn.moves", repeats, lambda: sum(len(moves(b, d1, d2)) for b, d1, d2 in boards), len(boards))
+    return ("gnubg_nn.moves", lambda: sum(len(moves(b, d1, d2)) for b, d1, d2 in boards), len(boards))
 
 
 def run(
@@ -138,21 +154,20 @@ def run(
         rows, rolls = corpus.load(variant)
         rows, rolls = rows[:size], rolls[:size]
         n, small = len(rows), min(reference_size, len(rows))
-        found = [
-            _timed("reference legal_moves", repeats, per_call(reference.Position, rows[:small], rolls[:small]), small)
+        works: list[Work] = [
+            ("reference legal_moves", per_call(reference.Position, rows[:small], rolls[:small]), small)
         ]
         if IMPLEMENTATION == "cython":
-            found.append(
-                _timed("core legal_moves", repeats, per_call(Position, rows[:small], rolls[:small]), small)
-            )
-            found.append(_timed("core children (per position)", repeats, per_array(rows, rolls), n))
-            found.append(_timed("core batch_children", repeats, batched(rows, rolls), n))
-            found.append(_timed("core batch_children, 2 threads", repeats, batched(rows, rolls, 2), n))
-        if variant == "short":
-            gnubg = measure_gnubg(rows, rolls, repeats)
-            if gnubg is not None:
-                found.append(gnubg)
-        results[variant] = found
+            works += [
+                ("core legal_moves", per_call(Position, rows[:small], rolls[:small]), small),
+                ("core children (per position)", per_array(rows, rolls), n),
+                ("core batch_children", batched(rows, rolls), n),
+                ("core batch_children, 2 threads", batched(rows, rolls, 2), n),
+            ]
+        gnubg = gnubg_work(rows, rolls) if variant == "short" else None
+        if gnubg is not None:
+            works.append(gnubg)
+        results[variant] = _timed(works, repeats)
     return results
 
 
@@ -161,17 +176,17 @@ def report(results: dict[str, list[Measure]]) -> str:
     lines = [f"{'variant':8} {'api':34} {'positions/s':>13} {'plays/s':>13}  ratio"]
     for variant, found in results.items():
         by_label = {m.label: m for m in found}
-        ref = by_label["reference legal_moves"].positions_per_second
+        ref = by_label["reference legal_moves"]
         gnubg = by_label.get("gnubg_nn.moves")
         one_thread = by_label.get("core batch_children")
         for m in found:
             ratios = []
             if m.label == "core legal_moves":
-                ratios.append(f"{m.positions_per_second / ref:,.0f}x reference (same positions)")
+                ratios.append(f"{m.speedup(ref):,.0f}x reference (same positions)")
             if gnubg is not None and m.label.startswith("core") and m.positions == gnubg.positions:
-                ratios.append(f"{m.positions_per_second / gnubg.positions_per_second:.2f}x gnubg")
+                ratios.append(f"{m.speedup(gnubg):.2f}x gnubg")
             if m.label.endswith("2 threads") and one_thread is not None:
-                ratios.append(f"{m.positions_per_second / one_thread.positions_per_second:.2f}x 1 thread")
+                ratios.append(f"{m.speedup(one_thread):.2f}x 1 thread")
             lines.append(
                 f"{variant:8} {m.label:34} {m.positions_per_second:13,.0f} {m.plays_per_second:13,.0f}  "
                 + ", ".join(ratios)
@@ -179,10 +194,13 @@ def report(results: dict[str, list[Measure]]) -> str:
     return "\n".join(lines)
 
 
-def main(size: int = corpus.SIZE, reference_size: int = 200, repeats: int = 3) -> int:
+def main(size: int = corpus.SIZE, reference_size: int = 200, repeats: int = 5) -> int:
     """Run and print the benchmark."""
     from . import IMPLEMENTATION
 
-    print(f"implementation: {IMPLEMENTATION}; corpus: {size} positions per variant; medians of {repeats}")
+    print(
+        f"implementation: {IMPLEMENTATION}; corpus: {size} positions per variant; medians of {repeats} repeats"
+        " (ratios: medians of the ratios within repeats)"
+    )
     print(report(run(size=size, reference_size=reference_size, repeats=repeats)))
     return 0

@@ -7,11 +7,13 @@ that work on packed positions (:mod:`nardy_fast.batch`)."""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport (PyCapsule_GetContext, PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_New,
+                                PyCapsule_SetContext)
 
 import numpy as np
 
 cimport numpy as cnp
-from nardy_types cimport WIDTH, Gen, Node, NodeBuf, Pos, Table
+from nardy_types cimport WIDTH, Gen, Node, NodeBuf, Pos, Result, Table
 
 from nardy_fast import zobrist as _zobrist
 from nardy_fast.position import Move as _Move
@@ -23,7 +25,26 @@ from nardy_fast.variants import VARIANTS as _VARIANTS
 cnp.import_array()
 
 cdef extern from *:
+    """
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Ask Linux to back a large buffer with huge pages: a page fault costs microseconds on some virtual
+       machines, and a batch writes megabytes. Elsewhere, or when refused, nothing changes. */
+    static void nardy_fast_huge_pages(void *p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+        uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+        if (n >= (1u << 21) && end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+    #else
+        (void)p; (void)n;
+    #endif
+    }
+    """
+    void nardy_fast_huge_pages(void *p, size_t n) nogil
     int __builtin_clz(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
+    uint64_t __builtin_bswap64(uint64_t) nogil
 
 # --- constants and tables ------------------------------------------------------------------------------
 
@@ -36,7 +57,9 @@ cdef enum:
     FLAG_PER_STEP = 1
     FLAG_LADDER4 = 2
     FLAG_SIXONE_REQUIRES = 4
-    BAR_POINT = 25
+    BAR_POINT = 25     # X's bar, as a step's source and as an index of Result.b
+    YBAR = 26
+    XOFF = 27
     HEAD = 24
 
 cdef uint64_t KEYS[1024]
@@ -47,6 +70,8 @@ cdef int8_t MAP[2][2][26]
 # point keys of the mover's (X) or opponent's (Y) count c on M m: [family][colour][m * 16 + c]
 cdef uint64_t KX[2][2][26 * 16]
 cdef uint64_t KY[2][2][26 * 16]
+# the same keys by signed count (X > 0, Y < 0): [family][colour][m * 32 + 16 + c]
+cdef uint64_t KS[2][2][26 * 32]
 # bar and off keys of side s holding n: [s][n]
 cdef uint64_t KBAR[2][16]
 cdef uint64_t KOFF[2][16]
@@ -90,6 +115,9 @@ cdef void _init_tables():
                     else:
                         KX[fam][col][m * 16 + c] = 0
                         KY[fam][col][m * 16 + c] = 0
+                    KS[fam][col][m * 32 + 16 + c] = KX[fam][col][m * 16 + c]
+                    KS[fam][col][m * 32 + 16 - c] = KY[fam][col][m * 16 + c]
+                KS[fam][col][m * 32] = 0
     for s in range(2):
         KBAR[s][0] = 0
         KOFF[s][0] = 0
@@ -111,6 +139,21 @@ _init_tables()
 
 cdef inline int hibit(uint32_t v) noexcept nogil:
     return 31 - __builtin_clz(v)
+
+
+cdef inline int ctz(uint32_t v) noexcept nogil:
+    return __builtin_ctz(v)
+
+
+cdef inline uint64_t nonzero_bytes(uint64_t w) noexcept nogil:
+    """The high bit of each nonzero byte of ``w``."""
+    return (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
+
+
+cdef inline uint32_t gather(uint64_t high) noexcept nogil:
+    """Bit i set where byte i of ``high`` (only high bits set) has its high bit: a multiply moves the eight
+    bits into the top byte without collisions."""
+    return <uint32_t> (((high >> 7) * 0x0102040810204080ULL) >> 56)
 
 
 cdef inline uint32_t track_mask(uint32_t xmask) noexcept nogil:
@@ -144,16 +187,22 @@ cdef inline int64_t grown(int64_t cap, int64_t need, int64_t first) noexcept nog
     return cap
 
 
+cdef int resized(void **data, int64_t count, size_t size) noexcept nogil:
+    """Reallocate ``*data`` to ``count`` items of ``size`` bytes; -1 (``*data`` kept) when memory ran out."""
+    cdef void *moved = realloc(data[0], count * size)
+    if moved == NULL:
+        return -1
+    data[0] = moved
+    return 0
+
+
 cdef int buf_reserve(NodeBuf *b, int32_t need) noexcept nogil:
     cdef int32_t cap
-    cdef Node *data
     if need <= b.cap:
         return 0
     cap = <int32_t> grown(b.cap, need, 64)
-    data = <Node *> realloc(b.data, cap * sizeof(Node))
-    if data == NULL:
+    if resized(<void **> &b.data, cap, sizeof(Node)) < 0:
         return -1
-    b.data = data
     b.cap = cap
     return 0
 
@@ -264,8 +313,11 @@ cdef void gen_free(Gen *g) noexcept nogil:
     free(g.table.slots)
     g.table.slots = NULL
     g.table.alloc = 0
-    free(g.results)
-    g.results = NULL
+    free(g.res)
+    free(g.steps)
+    g.res = NULL
+    g.steps = NULL
+    g.res_cap = 0
 
 
 cdef Gen *gen_new() noexcept nogil:
@@ -278,15 +330,19 @@ cdef Gen *gen_new() noexcept nogil:
 # --- setting up a problem: RULES §1.1 coordinates, §1.4 dice, §1.7 (H) -------------------------------------
 
 
-cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
-    """Fill ``g`` and ``root`` for the side to move of ``p`` and the roll ``d1-d2`` (0-0: play the pending list).
+cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
+    """Fill ``g`` (the board ``g.b`` to search, in the mover's numbering) for the side to move of ``p`` and the
+    roll ``d1-d2`` (0-0: play the pending list).
 
     Returns the number of dice values (0 for a bad pending list).
     """
     cdef int variant = p.variant
     cdef int fam = family(variant)
     cdef int col = p.turn
-    cdef int m, w, c, i, v, per, _copy
+    cdef int m, i, v, per, _copy
+    cdef uint32_t xmask = 0, yblock = 0
+    cdef uint64_t key, closed
+    cdef uint64_t words[3]
     g.variant = variant
     g.static_key = static_key(p)
     g.long_family = variant != SHORT
@@ -294,33 +350,37 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2, Node *root) noexcept nogil:
     g.per_step = (p.flags & FLAG_PER_STEP) != 0 and g.long_family
     g.kx = &KX[fam][col][0]
     g.ky = &KY[fam][col][0]
+    g.ks = &KS[fam][col][0]
     g.kxbar = &KBAR[col][0]
     g.kybar = &KBAR[1 - col][0]
     g.kxoff = &KOFF[col][0]
-    memset(root, 0, sizeof(Node))
+    key = KBAR[0][p.bar[0]] ^ KBAR[1][p.bar[1]] ^ KOFF[0][p.off[0]] ^ KOFF[1][p.off[1]]
+    g.b[0] = 0
+    renumber(p.board, &g.b[1], col, g.long_family)
     for m in range(1, 25):
-        w = MAP[fam][col][m]
-        c = p.board[w] if col == 0 else -p.board[w]
-        if c > 0:
-            root.x[m] = c
-            root.xmask |= 1u << (m - 1)
-            root.key ^= g.kx[m * 16 + c]
-        elif c < 0:
-            root.y[m] = -c
-            root.key ^= g.ky[m * 16 - c]
-    root.xbar = p.bar[col]
-    root.ybar = p.bar[1 - col]
-    root.xoff = p.off[col]
-    root.key ^= KBAR[0][p.bar[0]] ^ KBAR[1][p.bar[1]] ^ KOFF[0][p.off[0]] ^ KOFF[1][p.off[1]]
-    root.legal = 1
-    # the farthest Y checker along Y's track, for the block rule (B)
+        key ^= g.ks[m * 32 + 16 + g.b[m]]
+    # X's points, and (N) the points closed to X: one Y checker in the long family, two in short (not -1)
+    memcpy(<char *> words, &g.b[1], 24)
+    for i in range(3):
+        xmask |= gather(nonzero_bytes(words[i]) & ~words[i]) << (8 * i)
+        closed = words[i] & 0x8080808080808080ULL
+        if variant == SHORT:
+            closed &= nonzero_bytes(~words[i])
+        yblock |= gather(closed) << (8 * i)
+    g.b[BAR_POINT] = p.bar[col]
+    g.b[YBAR] = p.bar[1 - col]
+    g.b[XOFF] = p.off[col]
+    memset(&g.b[XOFF + 1], 0, 32 - XOFF - 1)
+    g.xmask = xmask
+    g.yblock = yblock
+    g.key = key
+    # the farthest Y checker along Y's track (T = 12 - m on M1..M12, 36 - m on M13..M24), for the block rule
+    # (B): Y holds exactly the closed points in the long family
     g.ymax_t = -1
-    if g.long_family:
-        for m in range(1, 25):
-            if root.y[m]:
-                c = 12 - m if m <= 12 else 36 - m
-                if c > g.ymax_t:
-                    g.ymax_t = c
+    if g.long_family and yblock >> 12:
+        g.ymax_t = 23 - ctz(yblock >> 12)
+    elif g.long_family and yblock:
+        g.ymax_t = 11 - ctz(yblock)
     # §1.4 the dice list; §1.8.1 pending lists
     if d1 == 0:
         g.ndice = p.npending
@@ -474,21 +534,34 @@ cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nog
     return 0
 
 
-cdef int search(Gen *g, const Node *root) noexcept nogil:
-    """Find the legal moves (RULES §1.7 M, D, P; §1.8): fills ``g.results`` with one node per distinct result.
-
-    Returns the number of results, or -1 when memory ran out.
-    """
+cdef int levels_search(Gen *g) noexcept nogil:
+    """The level-by-level search (RULES §1.7 M, D, P; §1.8), for long dice lists and the per-step block check,
+    where merging equal nodes of a level keeps the work small: fills the results; -1 when memory ran out."""
     cdef int level = 0
     cdef int best = 0
-    cdef int32_t i, found
+    cdef int32_t i, found, index
+    cdef int s, m
     cdef NodeBuf *cur
     cdef NodeBuf *nxt
     cdef Node *n
+    cdef Result *r
     cdef bint any_high
     if buf_reserve(&g.levels[0], 1) < 0:
         return -1
-    memcpy(&g.levels[0].data[0], root, sizeof(Node))
+    # the root node from the board
+    n = &g.levels[0].data[0]
+    memset(n, 0, sizeof(Node))
+    for m in range(1, 25):
+        if g.b[m] > 0:
+            n.x[m] = g.b[m]
+        else:
+            n.y[m] = -g.b[m]
+    n.xbar = g.b[BAR_POINT]
+    n.ybar = g.b[YBAR]
+    n.xoff = g.b[XOFF]
+    n.xmask = g.xmask
+    n.key = g.key
+    n.legal = 1
     g.levels[0].n = 1
     while level < g.ndice:
         cur = &g.levels[level]
@@ -509,36 +582,394 @@ cdef int search(Gen *g, const Node *root) noexcept nogil:
             if nxt.data[i].legal:
                 best = level
                 break
-    # the deepest level with a candidate; (D) the higher die when only one of two values can be played
+    # the deepest level with a candidate, its legal nodes merged by board; (D) the higher die when only one of
+    # two values can be played
     cur = &g.levels[best]
+    g.best = best
+    g.nres = 0
     any_high = False
     if not g.ordered and best == 1:
         for i in range(cur.n):
             if cur.data[i].legal and cur.data[i].used == 1:
                 any_high = True
                 break
-    if g.results_cap < cur.n:
-        free(g.results)
-        g.results = <int32_t *> malloc(cur.n * sizeof(int32_t))
-        if g.results == NULL:
-            g.results_cap = 0
-            return -1
-        g.results_cap = cur.n
     if table_reset(&g.table, cur.n) < 0:
         return -1
-    g.nresults = 0
-    g.result_level = best
     for i in range(cur.n):
         n = &cur.data[i]
         if not n.legal or (any_high and n.used != 1):
             continue
         found = table_find_or_add(&g.table, cur.data, i, False)
-        if found == -2:
+        if found == -2 or (found == -1 and results_reserve(g, g.nres + 1) < 0):
             return -1
-        if found == -1:
-            g.results[g.nresults] = i
-            g.nresults += 1
-    return g.nresults
+        if found != -1:
+            continue
+        r = &g.res[g.nres]
+        memset(r.b, 0, sizeof(r.b))
+        for m in range(1, 25):
+            r.b[m] = n.x[m] - n.y[m]
+        r.b[BAR_POINT] = n.xbar
+        r.b[YBAR] = n.ybar
+        r.b[XOFF] = n.xoff
+        r.key = n.key
+        r.used = n.used
+        r.nsteps = best
+        index = i
+        for s in range(best, 0, -1):
+            g.steps[g.nres * g.ndice + s - 1] = g.levels[s].data[index].step
+            index = g.levels[s].data[index].parent
+        g.nres += 1
+    return 0
+
+
+# --- the results, and the depth-first search of up to four dice (§1.6-§1.8) --------------------------------
+
+
+cdef int results_reserve(Gen *g, int32_t need) noexcept nogil:
+    """Room for ``need`` results, and for the steps of each at a stride of up to 24 (4 more at the end)."""
+    cdef int32_t cap
+    if need <= g.res_cap:
+        return 0
+    cap = <int32_t> grown(g.res_cap, need, 64)
+    if (resized(<void **> &g.res, cap, sizeof(Result)) < 0
+            or resized(<void **> &g.steps, cap * 24 + 4, sizeof(uint16_t)) < 0):
+        return -1
+    g.res_cap = cap
+    return 0
+
+
+cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
+    cdef const uint64_t *u = <const uint64_t *> r.b
+    cdef const uint64_t *v = <const uint64_t *> b
+    return u[0] == v[0] and u[1] == v[1] and u[2] == v[2] and u[3] == v[3]
+
+
+cdef inline int record(Gen *g, const int8_t *board, uint64_t key, uint32_t used, int depth,
+                       bint look) noexcept nogil:
+    """Keep ``board`` (reached by ``g.path[:depth]``) as a result unless it is one already: a deeper level drops
+    the shallower results (RULES §1.7 M). Only results that may meet another are looked up (``look``, and not
+    ``g.distinct``), and only they enter the table."""
+    cdef Result *r
+    look = look and not g.distinct
+    if depth > g.best:
+        g.best = depth
+        g.nres = 0
+        if look and table_reset(&g.table, 128) < 0:
+            return -1
+    if look:
+        return record_looked_up(g, board, key, used, depth)
+    if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
+        return -1
+    r = &g.res[g.nres]
+    memcpy(r.b, board, sizeof(r.b))
+    r.key = key
+    r.used = used
+    r.nsteps = depth
+    memcpy(&g.steps[g.nres * g.ndice], g.path, sizeof(g.path))  # all four: a fixed-size copy
+    g.nres += 1
+    return 0
+
+
+cdef int record_looked_up(Gen *g, const int8_t *board, uint64_t key, uint32_t used, int depth) noexcept nogil:
+    """``record`` through the table. After one of two different dice, results differ by the die too, for
+    (D)."""
+    cdef Table *t = &g.table
+    cdef uint32_t h, i
+    cdef uint64_t slot, live = <uint64_t> t.stamp << 32
+    cdef Result *r
+    cdef bint by_die = not g.ordered and depth == 1
+    h = <uint32_t> (key >> 32) & t.mask
+    while True:
+        slot = t.slots[h]
+        if (slot & 0xFFFFFFFF00000000ULL) != live:
+            break
+        r = &g.res[slot & 0xFFFFFFFFULL]
+        if r.key == key and same_result(r, board) and (not by_die or r.used == used):
+            return 0
+        h = (h + 1) & t.mask
+    if record(g, board, key, used, depth, False) < 0:
+        return -1
+    t.slots[h] = live | <uint32_t> (g.nres - 1)
+    t.n += 1
+    if <uint32_t> t.n * 2 > t.mask:
+        # double the slots and put every result in (those not looked up are harmless there)
+        if table_resize(t, (t.mask + 1) * 2) < 0:
+            return -1
+        live = <uint64_t> t.stamp << 32
+        for i in range(<uint32_t> g.nres):
+            h = <uint32_t> (g.res[i].key >> 32) & t.mask
+            while (t.slots[h] & 0xFFFFFFFF00000000ULL) == live:
+                h = (h + 1) & t.mask
+            t.slots[h] = live | i
+        t.n = g.nres
+    return 0
+
+
+cdef int visit_steps(Gen *g) noexcept nogil:
+    """Take every step from the board being searched, in the canonical order of ``expand`` (sources from the
+    highest point; at each, the dice in order, a normal step or bear-off, then the six-one special): with one
+    die value to play (``visit_one``), or the first of two different dice (``visit_two``)."""
+    cdef uint16_t last
+    cdef uint32_t swapped = 0
+    cdef int index
+    if g.ordered:
+        return visit_one(g, g.depth, 0)
+    if g.depth == 0:
+        return visit_two(g)
+    # Two different dice played from points p then q reach what q then p reaches; the two orders are both
+    # legal when neither step is the special and q stands above p, or at p after the lower die (the checker
+    # was there before, landing points do not change, a bear-off finds the same home and farthest point, the
+    # head count is the same). The order met first in canonical order (the higher source first; at one
+    # source, the higher die first) is kept, the other not tried: ``swapped`` holds the q's (bit q-1) to skip.
+    last = g.path[0]
+    index = 1 if g.used == 1 else 0
+    if not (last >> 8) & 1:
+        swapped = ~((1u << ((last & 31) - (g.used == 2))) - 1)
+    return visit_one(g, index, swapped)
+
+
+cdef inline uint32_t die_sources(const Gen *g, int v, uint32_t *normal, uint32_t *bear, bint *special
+                                 ) noexcept nogil:
+    """The sources of die ``v`` as bit masks (bit m-1 for M m; bit 24 for the bar): X's points, less those whose
+    landing point ``yblock`` closes, less the head when its departures are used up, less what ``in_order``
+    forbids after a step of the same die. Returns their union."""
+    cdef uint32_t xmask = g.xmask, allowed
+    cdef uint16_t last = g.path[g.depth - 1] if g.depth else 0
+    cdef bint after_same = g.depth and ((last >> 5) & 7) == v
+    cdef int top, limit
+    if g.b[BAR_POINT] > 0:
+        # (E) bar entry, short only: from the bar to 25-d onto an open point; in order after an entry of the
+        # same die only
+        normal[0] = ~(g.yblock << v) & (1u << (BAR_POINT - 1))
+        if after_same and (last & 31) != BAR_POINT:
+            normal[0] = 0
+        bear[0] = 0
+        special[0] = False
+        return normal[0]
+    # (N) normal steps onto open points; (H) head departures counted
+    normal[0] = xmask & ~(g.yblock << v) & ~((1u << v) - 1)
+    if g.head_limit >= 0 and g.heads >= g.head_limit:
+        normal[0] &= ~(1u << (HEAD - 1))
+    # (O) bear-off: all home; exact, or a higher die from the farthest point
+    bear[0] = 0
+    if (xmask & ~<uint32_t> 0x3F) == 0:
+        top = hibit(xmask) + 1
+        bear[0] = xmask & (1u << (v - 1))
+        if top < v:
+            bear[0] |= 1u << (top - 1)
+    # (S) six-one special 24/ds
+    special[0] = (g.variant == SIXONE and (v == 1 or v == 6) and (xmask >> (HEAD - 1)) & 1
+                  and not (g.yblock >> (v - 1)) & 1)
+    if after_same:
+        # in_order: src * 2 + (not special) <= limit
+        limit = (last & 31) * 2 + (not ((last >> 8) & 1))
+        allowed = (1u << ((limit - 1) >> 1)) - 1
+        normal[0] &= allowed
+        bear[0] &= allowed
+        special[0] = special[0] and limit >= 2 * HEAD
+    return normal[0] | bear[0] | (<uint32_t> special[0] << (HEAD - 1))
+
+
+cdef int visit_one(Gen *g, int index, uint32_t skip) noexcept nogil:
+    """The steps of ``g.dice[index]``, less the normal steps and bear-offs from the sources in ``skip``."""
+    cdef int v = g.dice[index], src, dst, j
+    cdef uint32_t normal, bear, bit, sources
+    cdef bint special
+    die_sources(g, v, &normal, &bear, &special)
+    normal &= ~skip
+    bear &= ~skip
+    sources = normal | bear | (<uint32_t> special << (HEAD - 1))
+    while sources:
+        src = hibit(sources) + 1
+        bit = 1u << (src - 1)
+        sources &= ~bit
+        # a normal step or a bear-off, then the special (one call site, for the compiler to inline)
+        for j in range(2):
+            if j == 0:
+                if normal & bit:
+                    dst = src - v
+                elif bear & bit:
+                    dst = 0
+                else:
+                    continue
+            elif special and src == HEAD:
+                dst = v
+            else:
+                break
+            if step_or_leaf(g, src, dst, v, index, j == 1) < 0:
+                return -1
+    return 0
+
+
+cdef int visit_two(Gen *g) noexcept nogil:
+    """The first step of two different dice: at each source, the higher die, then the lower."""
+    cdef uint32_t normal[2]
+    cdef uint32_t bear[2]
+    cdef bint special[2]
+    cdef uint32_t sources, bit
+    cdef int src, dst, j, k, v
+    sources = die_sources(g, g.dice[0], &normal[0], &bear[0], &special[0])
+    sources |= die_sources(g, g.dice[1], &normal[1], &bear[1], &special[1])
+    while sources:
+        src = hibit(sources) + 1
+        bit = 1u << (src - 1)
+        sources &= ~bit
+        for k in range(2):
+            v = g.dice[k]
+            for j in range(2):
+                if j == 0:
+                    if normal[k] & bit:
+                        dst = src - v
+                    elif bear[k] & bit:
+                        dst = 0
+                    else:
+                        continue
+                elif special[k] and src == HEAD:
+                    dst = v
+                else:
+                    break
+                if step_or_leaf(g, src, dst, v, k, j == 1) < 0:
+                    return -1
+    return 0
+
+
+cdef inline int step_or_leaf(Gen *g, int src, int dst, int die, int dice_index, bint special) noexcept nogil:
+    """``take_step``, or ``leaf_step`` when the step plays the last die."""
+    if g.depth + 1 == g.ndice:
+        return leaf_step(g, src, dst, die, dice_index, special)
+    return take_step(g, src, dst, die, dice_index, special)
+
+
+cdef inline uint16_t play(const Gen *g, int8_t *board, uint64_t *key, uint32_t *xmask, int src, int dst, int die,
+                          bint special) noexcept nogil:
+    """Play one step (RULES §1.6) on ``board``, updating its key and X's mask; returns the step's code."""
+    cdef int c = board[src]
+    cdef int hit = 0
+    if src == BAR_POINT:
+        key[0] ^= g.kxbar[c] ^ g.kxbar[c - 1]
+    else:
+        key[0] ^= g.ks[src * 32 + 16 + c] ^ g.ks[src * 32 + 15 + c]
+        if c == 1:
+            xmask[0] &= ~(1u << (src - 1))
+    board[src] = c - 1
+    if dst == 0:
+        key[0] ^= g.kxoff[board[XOFF]] ^ g.kxoff[board[XOFF] + 1]
+        board[XOFF] += 1
+    else:
+        c = board[dst]
+        if c == -1:
+            # a hit (short): Y's blot to Y's bar
+            key[0] ^= g.ks[dst * 32 + 15] ^ g.kybar[board[YBAR]] ^ g.kybar[board[YBAR] + 1]
+            board[YBAR] += 1
+            c = 0
+            hit = 1
+        key[0] ^= g.ks[dst * 32 + 16 + c] ^ g.ks[dst * 32 + 17 + c]
+        board[dst] = c + 1
+        xmask[0] |= 1u << (dst - 1)
+    return <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
+
+
+cdef inline int leaf_step(Gen *g, int src, int dst, int die, int dice_index, bint special) noexcept nogil:
+    """A step that plays the last die: its result is recorded from a copy of the board, with nothing to undo
+    and nothing to search below it."""
+    cdef int8_t board[32]
+    cdef uint32_t xmask = g.xmask
+    cdef uint64_t key = g.key
+    memcpy(board, g.b, 32)
+    g.path[g.depth] = play(g, board, &key, &xmask, src, dst, die, special)
+    # a candidate when (B) holds (RULES §1.7)
+    if g.long_family and not block_ok(g, xmask):
+        return 0
+    return record(g, board, key, g.used | (1u << dice_index), g.depth + 1, may_meet(g, src, dst, special))
+
+
+cdef inline bint may_meet(const Gen *g, int src, int dst, bint special) noexcept nogil:
+    """Whether the result of the last step may equal another result of the search. With two different dice,
+    after ``visit_steps`` dropped one of each pair of orders, two results meet only when they move one checker
+    with both dice (the second step leaves where the first landed) or bear off twice, or with the special
+    step: results differ in the X checkers moved, and a checker's landing point fixes its die unless it was
+    borne off. Other dice lists are looked up whenever ``g.distinct`` does not rule it out."""
+    if g.ordered or g.depth != 1:
+        return True
+    return special or (g.path[0] >> 8) & 1 or src == g.landing or (dst == 0 and g.landing == 0)
+
+
+cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bint special) noexcept nogil:
+    """Play one step on the board being searched, record the result and search on, then take the step back."""
+    cdef int8_t saved[32]
+    cdef uint32_t xmask = g.xmask, used = g.used
+    cdef uint64_t key = g.key
+    cdef int heads = g.heads, result = 0
+    memcpy(saved, g.b, 32)
+    g.path[g.depth] = play(g, g.b, &g.key, &g.xmask, src, dst, die, special)
+    if g.depth == 0:
+        g.landing = dst
+    if src == HEAD and not special and g.long_family:
+        g.heads += 1
+    g.used |= 1u << dice_index
+    g.depth += 1
+    # a candidate when (B) holds (RULES §1.7)
+    if g.depth >= g.best and (not g.long_family or block_ok(g, g.xmask)):
+        result = record(g, g.b, g.key, g.used, g.depth, g.depth > 1)
+    if result == 0 and g.depth < g.ndice and g.b[XOFF] != 15:
+        result = visit_steps(g)
+    g.depth -= 1
+    memcpy(g.b, saved, 32)
+    g.xmask = xmask
+    g.used = used
+    g.key = key
+    g.heads = heads
+    return result
+
+
+cdef int depth_first_search(Gen *g) noexcept nogil:
+    """The depth-first search over the one board ``g.b`` (RULES §1.7 M, D; §1.8): the same results in the same
+    order with the same canonical steps as ``levels_search``, without a node copy per step; -1 when memory ran
+    out. Visiting steps in canonical order finds each result first by its canonical steps."""
+    cdef int32_t i, kept = 0
+    cdef bint any_high = False
+    # One die value and no special step: sources are tried in descending order (``in_order``), and the counts
+    # of steps from each point follow from the result (from M24 down, steps from M m = steps from M m+d less
+    # the change on M m), so no two tried sequences reach one result.
+    g.distinct = g.variant != SIXONE and g.dice[0] == g.dice[g.ndice - 1] and g.ordered
+    g.used = 0
+    g.heads = 0
+    g.depth = 0
+    g.best = 0
+    g.nres = 0
+    memset(g.path, 0, sizeof(g.path))
+    if table_reset(&g.table, 128) < 0 or record(g, g.b, g.key, 0, 0, False) < 0:
+        return -1
+    if g.ndice and g.b[XOFF] != 15 and visit_steps(g) < 0:
+        return -1
+    # (D) the higher die when only one of two values can be played
+    if not g.ordered and g.best == 1:
+        for i in range(g.nres):
+            if g.res[i].used == 1:
+                any_high = True
+                break
+        if any_high:
+            for i in range(g.nres):
+                if g.res[i].used == 1:
+                    g.res[kept] = g.res[i]
+                    g.steps[kept * g.ndice] = g.steps[i * g.ndice]
+                    kept += 1
+            g.nres = kept
+    return 0
+
+
+cdef int search(Gen *g) noexcept nogil:
+    """Find the legal moves (RULES §1.7 M, D, P; §1.8) from the board ``setup`` made: fills ``g.res`` with the
+    distinct results, in order of their canonical steps (``g.steps``), all of ``g.best`` steps.
+
+    Returns the number of results, or -1 when memory ran out.
+    """
+    if g.ndice <= 4 and not g.per_step:
+        if depth_first_search(g) < 0:
+            return -1
+    elif levels_search(g) < 0:
+        return -1
+    return g.nres
 
 
 # --- §1.8.1, §3.4, §5.2, §5.3: the next state of each result -----------------------------------------------
@@ -560,30 +991,16 @@ cdef uint64_t static_key(const Pos *p) noexcept nogil:
     return key
 
 
-cdef uint64_t result_pos(const Gen *g, const Pos *p, const Node *n, int d1, int d2, Pos *out,
+cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
                          int *extra) noexcept nogil:
     """Write the position after result ``n`` into ``out`` and return its full Zobrist key."""
-    cdef int fam = family(p.variant)
     cdef int col = p.turn
-    cdef int m, i, segment = d1 == 0
-    cdef bint finished = n.xoff == 15
+    cdef int i, segment = d1 == 0
+    cdef bint finished = n.b[XOFF] == 15
     cdef bint again = False
     cdef uint64_t key = n.key ^ g.static_key
     memcpy(out, p, sizeof(Pos))
-    # the board back in White's numbering (RULES §1.1), as straight loops the compiler can vectorise
-    if col == 0:
-        for m in range(24):
-            out.board[m] = n.x[m + 1] - n.y[m + 1]
-    elif fam == 1:
-        for m in range(24):
-            out.board[m] = n.y[24 - m] - n.x[24 - m]
-    else:
-        for m in range(12):
-            out.board[m] = n.y[m + 13] - n.x[m + 13]
-            out.board[m + 12] = n.y[m + 1] - n.x[m + 1]
-    out.bar[col] = n.xbar
-    out.bar[1 - col] = n.ybar
-    out.off[col] = n.xoff
+    board_of(g, n, out)
     if not segment:
         out.first[col] = 0
     # §5.2 remainder (gulbar, crazy; not after a segment or a finish)
@@ -615,6 +1032,75 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Node *n, int d1, int 
     for i in range(out.npending):
         key ^= KEYS[K_PENDING + 6 * i + out.pending[i] - 1]
     return key
+
+
+cdef inline uint64_t negated(uint64_t x) noexcept nogil:
+    """Each of the eight bytes of ``x`` negated (two's complement, no carry between bytes)."""
+    cdef uint64_t n = ~x
+    return ((n & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL) ^ (n & 0x8080808080808080ULL)
+
+
+cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
+    """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), eight points at a time;
+    the same map takes them back."""
+    cdef uint64_t w[3]
+    cdef uint64_t v[3]
+    if col == 0:
+        memcpy(out, board, 24)
+        return
+    if long_family:
+        # White's M1..M12 are Black's M13..M24 and the other way round
+        memcpy(<char *> w, board + 12, 12)
+        memcpy(<char *> w + 12, board, 12)
+        v[0] = negated(w[0])
+        v[1] = negated(w[1])
+        v[2] = negated(w[2])
+    else:
+        # White's M m is Black's M 25-m
+        memcpy(<char *> w, board, 24)
+        v[0] = negated(__builtin_bswap64(w[2]))
+        v[1] = negated(__builtin_bswap64(w[1]))
+        v[2] = negated(__builtin_bswap64(w[0]))
+    memcpy(out, <char *> v, 24)
+
+
+cdef inline void board_of(const Gen *g, const Result *r, Pos *out) noexcept nogil:
+    """The board, bars and X's off of a result, back in White's numbering."""
+    cdef int col = g.color
+    renumber(&r.b[1], out.board, col, g.long_family)
+    out.bar[col] = r.b[BAR_POINT]
+    out.bar[1 - col] = r.b[YBAR]
+    out.off[col] = r.b[XOFF]
+
+
+cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys,
+                        uint8_t *extras) noexcept nogil:
+    """Every result's next position, key and extra roll (``keys`` and ``extras`` may be NULL). The results of
+    one search played the same dice, so all but finished games share every field besides the board, bars and
+    off: the first unfinished one serves as a template for the others."""
+    cdef Pos template
+    cdef uint64_t template_key = 0, key
+    cdef int template_extra = 0, extra, have = 0
+    cdef int32_t i
+    cdef const Result *r
+    for i in range(g.nres):
+        r = &g.res[i]
+        if have and r.b[XOFF] != 15:
+            memcpy(&rows[i], &template, sizeof(Pos))
+            board_of(g, r, &rows[i])
+            key = r.key ^ template_key
+            extra = template_extra
+        else:
+            key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
+            if r.b[XOFF] != 15:
+                memcpy(&template, &rows[i], sizeof(Pos))
+                template_key = key ^ r.key
+                template_extra = extra
+                have = 1
+        if keys != NULL:
+            keys[i] = key
+        if extras != NULL:
+            extras[i] = extra
 
 
 cdef inline bint is_over(const Pos *p) noexcept nogil:
@@ -810,18 +1296,15 @@ _Move.register(Move)
 cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
     """Search and wrap the results as lazy moves."""
     cdef Gen *g = _shared.g
-    cdef Node root
-    cdef const Node *n
-    cdef int count, i, level, s, extra
-    cdef int32_t index
+    cdef int count, i, level
     cdef Children children = Children.__new__(Children)
     cdef Move move
     cdef list moves
-    setup(g, p, d1, d2, &root)
-    count = search(g, &root)
+    setup(g, p, d1, d2)
+    count = search(g)
     if count < 0:
         raise MemoryError()
-    level = g.result_level
+    level = g.best
     children.parent = position
     children.roll = roll
     children.level = level
@@ -832,14 +1315,9 @@ cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
     if children.rows == NULL or children.keys == NULL or children.steps == NULL or children.extra == NULL:
         raise MemoryError()
     moves = [None] * count
+    write_results(g, p, d1, d2, children.rows, children.keys, children.extra)
     for i in range(count):
-        index = g.results[i]
-        children.keys[i] = result_pos(g, p, &g.levels[level].data[index], d1, d2, &children.rows[i], &extra)
-        children.extra[i] = extra
-        for s in range(level, 0, -1):
-            n = &g.levels[s].data[index]
-            children.steps[i * level + s - 1] = n.step
-            index = n.parent
+        memcpy(&children.steps[i * level], &g.steps[i * g.ndice], level * sizeof(uint16_t))
         move = Move.__new__(Move)
         move._children = children
         move._index = i
@@ -889,11 +1367,10 @@ def legal_moves(position, dice=None):
 def position_key(state):
     """The Zobrist key of a ``State``, computed by the core (equals ``nardy_fast.zobrist.position_key``)."""
     cdef Pos p
-    cdef Node root
     cdef Gen g
     pack(state, &p)
-    setup(&g, &p, 1, 2, &root)
-    return root.key ^ full_extra_key(&p)
+    setup(&g, &p, 1, 2)
+    return g.key ^ full_extra_key(&p)
 
 
 cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:
@@ -915,18 +1392,16 @@ cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:
 cdef int64_t perft_roll(Gen *g, const Pos *p, int d1, int d2, int depth) noexcept nogil:
     """perft below one roll (0-0: the pending list); -1 when memory ran out."""
     cdef int64_t total = 0, sub
-    cdef int count, i, extra
-    cdef Node root
+    cdef int count, i
     cdef Pos *children
-    setup(g, p, d1, d2, &root)
-    count = search(g, &root)
+    setup(g, p, d1, d2)
+    count = search(g)
     if count < 0 or depth == 1:
         return count
     children = <Pos *> malloc(count * sizeof(Pos))
     if children == NULL:
         return -1
-    for i in range(count):
-        result_pos(g, p, &g.levels[g.result_level].data[g.results[i]], d1, d2, &children[i], &extra)
+    write_results(g, p, d1, d2, children, NULL, NULL)
     for i in range(count):
         sub = perft_pos(g, &children[i], depth - 1)
         if sub < 0:
@@ -1011,10 +1486,9 @@ cdef bint pending_ok(const Pos *p) noexcept nogil:
 
 cdef bint pos_ok(const Pos *p) noexcept nogil:
     """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants)."""
-    cdef int i, side, count
+    cdef int i, side, c, white, black, bad
     cdef int long_family
     cdef Gen g
-    cdef Node root
     if p.variant < 0 or p.variant > 4 or p.turn < 0 or p.turn > 1:
         return False
     long_family = p.variant != SHORT
@@ -1029,23 +1503,21 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
         return False
     if p.npending < 0 or p.npending > 24:
         return False
-    for i in range(p.npending, 24):
-        if p.pending[i] != 0:
-            return False
+    bad = 0
+    for i in range(24):
+        bad |= (i >= p.npending) & (p.pending[i] != 0)
     for i in range(5):
-        if p.reserved[i] != 0:
-            return False
-    for side in range(2):
-        count = p.bar[side] + p.off[side]
-        for i in range(24):
-            if p.board[i] < -15 or p.board[i] > 15:
-                return False
-            if side == 0 and p.board[i] > 0:
-                count += p.board[i]
-            elif side == 1 and p.board[i] < 0:
-                count -= p.board[i]
-        if count != 15:
-            return False
+        bad |= p.reserved[i] != 0
+    # one pass without an early exit, which the compiler vectorises
+    white = p.bar[0] + p.off[0]
+    black = p.bar[1] + p.off[1]
+    for i in range(24):
+        c = p.board[i]
+        bad |= (c < -15) | (c > 15)
+        white += c if c > 0 else 0
+        black += -c if c < 0 else 0
+    if bad or white != 15 or black != 15:
+        return False
     if long_family and (p.bar[0] or p.bar[1]):
         return False
     if p.off[0] == 15 and p.off[1] == 15:
@@ -1055,19 +1527,19 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
     if long_family:
         for side in range(2):
             # judge each side's blocks (B) from its own point of view
-            setup_view(&g, p, side, &root)
-            if not block_ok(&g, root.xmask):
+            setup_view(&g, p, side)
+            if not block_ok(&g, g.xmask):
                 return False
     return True
 
 
-cdef void setup_view(Gen *g, const Pos *p, int side, Node *root) noexcept nogil:
-    """``root`` and the block-rule data of ``g`` for ``side`` as the mover."""
+cdef void setup_view(Gen *g, const Pos *p, int side) noexcept nogil:
+    """``g`` set up for ``side`` as the mover (for its block-rule data)."""
     cdef Pos view
     memcpy(&view, p, sizeof(Pos))
     view.turn = side
     view.npending = 0
-    setup(g, &view, 1, 2, root)
+    setup(g, &view, 1, 2)
 
 
 cdef struct Out:
@@ -1078,38 +1550,30 @@ cdef struct Out:
 
 
 cdef int out_reserve(Out *o, int64_t need) noexcept nogil:
+    """Room for ``need`` rows and keys."""
     cdef int64_t cap
-    cdef Pos *rows
-    cdef uint64_t *keys
     if need <= o.cap:
         return 0
     cap = grown(o.cap, need, 256)
-    rows = <Pos *> realloc(o.rows, cap * sizeof(Pos))
-    if rows == NULL:
+    if resized(<void **> &o.rows, cap, sizeof(Pos)) < 0 or resized(<void **> &o.keys, cap, sizeof(uint64_t)) < 0:
         return -1
-    o.rows = rows
-    keys = <uint64_t *> realloc(o.keys, cap * sizeof(uint64_t))
-    if keys == NULL:
-        return -1
-    o.keys = keys
     o.cap = cap
+    nardy_fast_huge_pages(o.rows, o.cap * sizeof(Pos))
+    nardy_fast_huge_pages(o.keys, o.cap * sizeof(uint64_t))
     return 0
 
 
 cdef int64_t children_into(Gen *g, const Pos *p, int d1, int d2, Out *o) noexcept nogil:
     """Append the children of one checked position and roll to ``o``; -1 when memory ran out."""
-    cdef Node root
-    cdef int count, i, extra
+    cdef int count
     if is_over(p):
         return 0
-    setup(g, p, d1, d2, &root)
-    count = search(g, &root)
+    setup(g, p, d1, d2)
+    count = search(g)
     if count < 0 or out_reserve(o, o.n + count) < 0:
         return -1
-    for i in range(count):
-        o.keys[o.n] = result_pos(g, p, &g.levels[g.result_level].data[g.results[i]], d1, d2, &o.rows[o.n],
-                                 &extra)
-        o.n += 1
+    write_results(g, p, d1, d2, &o.rows[o.n], &o.keys[o.n], NULL)
+    o.n += count
     return count
 
 
@@ -1136,11 +1600,17 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] offs = offsets
     memset(&o, 0, sizeof(Out))
+    take_spares(&o)
     g = gen_new()
     if g == NULL:
+        free(o.rows)
+        free(o.keys)
         raise MemoryError()
     with nogil:
-        for i in range(n):
+        # room for a typical number of children up front, so that the buffers rarely move (pages that are
+        # never written are never mapped)
+        failed = out_reserve(&o, 24 * n + 1) < 0
+        for i in range(0 if failed else n):
             p = <const Pos *> &positions[i, 0]
             d1 = rolls[i * roll_stride, 0]
             d2 = rolls[i * roll_stride, 1]
@@ -1157,29 +1627,89 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
             offs[i + 1] = o.n
         gen_free(g)
         free(g)
-    try:
-        if failed:
-            raise MemoryError()
-        children = np.empty((o.n, WIDTH), dtype=np.int8)
-        keys = np.empty(o.n, dtype=np.uint64)
-        if o.n:
-            memcpy(cnp.PyArray_DATA(children), o.rows, o.n * sizeof(Pos))
-            memcpy(cnp.PyArray_DATA(keys), o.keys, o.n * sizeof(uint64_t))
-    finally:
+    if failed:
         free(o.rows)
         free(o.keys)
+        raise MemoryError()
+    keys = owned_array(o.keys, o.n, o.cap, 0, cnp.NPY_UINT64)
+    children = owned_array(o.rows, o.n, o.cap, WIDTH, cnp.NPY_INT8)
     return children, offsets, keys, bad
+
+
+# Buffers of batch outputs freed (kind 0 rows, 1 keys), kept for the next batches: their pages are mapped
+# already, where a fresh buffer costs a page fault per page (megabytes per call in a loop of batches). A few
+# of each kind (one per thread that runs batches at once), up to SPARE_LIMIT bytes in all; used with the GIL.
+DEF MAX_SPARES = 4
+cdef void *SPARE[2][MAX_SPARES]
+cdef size_t SPARE_BYTES[2][MAX_SPARES]
+cdef int NSPARE[2]
+cdef size_t SPARE_TOTAL[2]
+cdef size_t SPARE_LIMIT = 64 << 20
+cdef const char *CAPSULE_NAMES[2]
+CAPSULE_NAMES[0] = "nardy_fast._core rows"
+CAPSULE_NAMES[1] = "nardy_fast._core keys"
+
+
+cdef void take_spares(Out *o) noexcept:
+    """Start ``o`` on spare buffers, when there is one of each kind."""
+    cdef int kind
+    if NSPARE[0] == 0 or NSPARE[1] == 0:
+        return
+    for kind in range(2):
+        NSPARE[kind] -= 1
+        SPARE_TOTAL[kind] -= SPARE_BYTES[kind][NSPARE[kind]]
+    o.rows = <Pos *> SPARE[0][NSPARE[0]]
+    o.keys = <uint64_t *> SPARE[1][NSPARE[1]]
+    o.cap = <int64_t> min(SPARE_BYTES[0][NSPARE[0]] // sizeof(Pos), SPARE_BYTES[1][NSPARE[1]] // sizeof(uint64_t))
+
+
+cdef void free_capsule(object capsule) noexcept:
+    """Free an output buffer when its array goes, or keep it as a spare of its kind."""
+    cdef const char *name = PyCapsule_GetName(capsule)
+    cdef int kind = name == CAPSULE_NAMES[1]
+    cdef void *data = PyCapsule_GetPointer(capsule, name)
+    cdef size_t size = <size_t> PyCapsule_GetContext(capsule)
+    if NSPARE[kind] < MAX_SPARES and SPARE_TOTAL[kind] + size <= SPARE_LIMIT:
+        SPARE[kind][NSPARE[kind]] = data
+        SPARE_BYTES[kind][NSPARE[kind]] = size
+        SPARE_TOTAL[kind] += size
+        NSPARE[kind] += 1
+    else:
+        free(data)
+
+
+cdef object owned_array(void *data, int64_t n, int64_t cap, int width, int typenum):
+    """An array of ``n`` rows (of ``width`` columns, or a vector for 0) over malloc'ed ``data`` (room for ``cap``),
+    which it then owns and frees: the batch output is handed over, not copied."""
+    cdef cnp.npy_intp dims[2]
+    cdef object capsule
+    cdef size_t size = cap * (WIDTH if width else sizeof(uint64_t))
+    try:
+        capsule = PyCapsule_New(data, CAPSULE_NAMES[width == 0], free_capsule)
+    except BaseException:
+        free(data)
+        raise
+    PyCapsule_SetContext(capsule, <void *> size)
+    dims[0] = n
+    dims[1] = width
+    array = cnp.PyArray_SimpleNewFromData(2 if width else 1, dims, typenum, data)
+    cnp.set_array_base(array, capsule)
+    return array
 
 
 def children(position, dice=None):
     """The children of one packed row (see ``nardy_fast.children``), or ``None`` for anything but a valid
     C-contiguous int8 row with a valid roll, which the caller then explains."""
-    cdef const int8_t[::1] row
-    cdef const Pos *p
-    cdef Out o
-    cdef int64_t got
+    cdef Pos p
+    cdef Gen *g = _shared.g
+    cdef int count = 0
     cdef int d1 = 0, d2 = 0
-    if type(position) is not np.ndarray or position.dtype != np.int8 or position.ndim != 1:
+    cdef cnp.npy_intp dims[2]
+    if type(position) is not np.ndarray:
+        return None
+    array = <cnp.ndarray> position
+    if (cnp.PyArray_TYPE(array) != cnp.NPY_INT8 or cnp.PyArray_NDIM(array) != 1
+            or cnp.PyArray_DIM(array, 0) != WIDTH or not cnp.PyArray_IS_C_CONTIGUOUS(array)):
         return None
     if dice is not None:
         if type(dice) is not tuple or len(<tuple> dice) != 2:
@@ -1188,24 +1718,17 @@ def children(position, dice=None):
             return None
         d1 = (<tuple> dice)[0]
         d2 = (<tuple> dice)[1]
-    try:
-        row = position
-    except ValueError:
+    memcpy(&p, cnp.PyArray_DATA(array), sizeof(Pos))
+    if not pos_ok(&p) or not roll_ok(&p, d1, d2):
         return None
-    if row.shape[0] != WIDTH:
-        return None
-    p = <const Pos *> &row[0]
-    if not pos_ok(p) or not roll_ok(p, d1, d2):
-        return None
-    memset(&o, 0, sizeof(Out))
-    got = children_into(_shared.g, p, d1, d2, &o)
-    try:
-        if got < 0:
+    if not is_over(&p):
+        setup(g, &p, d1, d2)
+        count = search(g)
+        if count < 0:
             raise MemoryError()
-        result = np.empty((o.n, WIDTH), dtype=np.int8)
-        if o.n:
-            memcpy(cnp.PyArray_DATA(result), o.rows, o.n * sizeof(Pos))
-    finally:
-        free(o.rows)
-        free(o.keys)
+    dims[0] = count
+    dims[1] = WIDTH
+    result = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+    if count:
+        write_results(g, &p, d1, d2, <Pos *> cnp.PyArray_DATA(result), NULL, NULL)
     return result

@@ -36,6 +36,13 @@ ctypedef struct Node:
     int32_t parent         # index of the parent node in the previous level
     uint64_t key           # Zobrist key of board, bar and off (absolute, as in nardy_fast.zobrist)
 
+# A distinct result of a search, in the mover's numbering.
+ctypedef struct Result:
+    int8_t b[32]           # b[m]: X's count on M m if > 0, Y's if < 0; b[25] X's bar, b[26] Y's bar, b[27] X's off
+    uint64_t key           # Zobrist key of board, bar and off
+    uint32_t used          # bit i: dice[i] was played
+    int32_t nsteps
+
 ctypedef struct NodeBuf:
     Node *data
     int32_t n
@@ -59,16 +66,30 @@ ctypedef struct Gen:
     int head_limit         # -1: no head rule
     int per_step
     int ymax_t             # farthest Y checker on Y's track (long family), -1 if none
+    uint32_t yblock        # bit m-1: M m is closed to X (Y holds it; two or more in short); no step changes it
     uint64_t static_key    # key of the variant and flags (no move changes them)
     const uint64_t *kx     # key of X's count c on M m: kx[m * 16 + c]
     const uint64_t *ky
     const uint64_t *kxbar
     const uint64_t *kybar
     const uint64_t *kxoff
-    # the search
+    # the search: level by level over nodes (long dice lists, per-step block check) ...
     NodeBuf levels[25]
     Table table
-    int nresults
-    int32_t *results       # indices into levels[result_level]
-    int32_t results_cap
-    int result_level
+    # ... or depth first over one board (up to four dice), undoing each step
+    const uint64_t *ks     # key of the signed count c on M m (X > 0): ks[m * 32 + 16 + c]
+    int8_t b[32]           # the board being searched, laid out as Result.b
+    uint32_t xmask
+    uint64_t key
+    uint32_t used
+    int heads
+    int depth
+    uint16_t path[4]       # the steps that led here
+    int landing            # where the first of them landed (0: borne off)
+    int distinct           # no two sequences the search tries reach one result (see depth_first_search)
+    # the distinct results at the deepest level with a legal candidate (RULES §1.7 M)
+    int best
+    int32_t nres
+    int32_t res_cap
+    Result *res
+    uint16_t *steps        # canonical steps of result i at steps[i * ndice], ``best`` of them

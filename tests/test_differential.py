@@ -233,6 +233,48 @@ def test_hypothesis_positions_core_equals_reference(spec_roll: tuple[Spec, Roll 
     assert_same_moves(core, roll, core.legal_moves(roll), ref.legal_moves(roll))
 
 
+# --- 2b. positions aimed at the core's search shortcuts --------------------------------------------------------
+
+#: Hand-made positions where the core's depth-first search skips work (src_pyx/_core.pyx ``visit_steps``,
+#: ``may_meet``, ``depth_first_search``): one of the two orders of two different dice is not tried, only
+#: results that may meet are looked up, and equal dice are never looked up. Each is checked on every roll
+#: (or its pending list) against the reference, which has none of these shortcuts.
+SHORTCUT_TEXTS = (
+    "short w 13:2,24:-2 off=13/13",  # one checker with both dice, or two; both orders legal
+    "short w 13:1,7:-2 off=14/13",  # 13/7 closed: 13/8/2 only with the 5 first
+    "short w 13:1,8:-1,7:-1,24:-1 off=14/12",  # 13/8*/2 and 13/7*/2 differ by the blot hit
+    "short w 2:1,1:1,24:-1 off=13/14",  # two bear-offs, either die on either checker
+    "short w 5:1,24:-1 off=14/14",  # one checker: off with either die, the same board
+    "short w 6:1,1:1,24:-1 off=13/14",  # the game ends before the second die
+    "short w 13:1,24:-2 bar=2/0 off=12/13",  # two entries
+    "short w 13:2,24:-2 bar=1/0 off=12/13",  # an entry, then the board
+    "short w 13:1,19:-2,20:-2 bar=1/0 off=13/11",  # one entry point closed
+    "short b 1:2,12:-2 off=13/13",  # Black: the same, mirrored
+    "short b 1:1,12:-1,17:1,18:1 off=12/14",
+    "long w 12:-15,24:15",
+    "long w 24:10,18:1,17:1,16:1,15:1,14:1,12:-15 first=-",  # a 6-run one step away (B)
+    "long b 24:10,18:1,17:1,16:1,15:1,14:1,12:-15 first=-",
+    "long w 6:5,5:5,4:3,3:1,2:1,12:-15 first=-",  # bearing off in the long family
+    "sixone w 12:-15,24:15",  # the special 24/6s and 24/1s beside ordinary steps
+    "sixone w 24:14,7:1,12:-15 first=-",
+    "gulbar w 12:-15,24:15",
+    "gulbar w 24:13,20:1,19:1,12:-14,4:-1 first=- pending=5,5",
+    "crazy w 12:-15,24:15",
+    "crazy w 24:13,20:1,19:1,12:-14,4:-1 first=- pending=5,5,6,6",  # equal-value runs of two values
+    "crazy w 24:13,20:1,19:1,12:-14,4:-1 first=- pending=6,5",  # two different values, either order
+)
+
+
+@pytest.mark.parametrize("text", SHORTCUT_TEXTS)
+def test_search_shortcut_positions_core_equals_reference(text: str) -> None:
+    """Every roll (or the pending list): the same moves from both, in the same order with the same steps."""
+    core, ref = CorePosition.from_text(text), RefPosition.from_text(text)
+    assert_same_position(core, ref)
+    dice_list: Sequence[Roll | None] = [None] if core.pending else ROLLS
+    for dice in dice_list:
+        assert_same_moves(core, dice, core.legal_moves(dice), ref.legal_moves(dice))
+
+
 # --- 3. perft ------------------------------------------------------------------------------------------------
 
 PERFT_STARTS: tuple[tuple[str, Flags], ...] = (
