@@ -716,11 +716,12 @@ cdef int visit_steps(Gen *g) noexcept nogil:
         return visit_one(g, g.depth, 0)
     if g.depth == 0:
         return visit_two(g)
-    # Two different dice played from points p then q reach what q then p reaches; the two orders are both
-    # legal when neither step is the special and q stands above p, or at p after the lower die (the checker
-    # was there before, landing points do not change, a bear-off finds the same home and farthest point, the
-    # head count is the same). The order met first in canonical order (the higher source first; at one
-    # source, the higher die first) is kept, the other not tried: ``swapped`` holds the q's (bit q-1) to skip.
+    # Two different dice played from points p then q reach what q then p reaches, and when neither step is
+    # the special and q stands at or above p, both orders are legal (the checker was there before, landing
+    # points do not change, a bear-off finds the same home and farthest point, the head count is the same).
+    # The order met first in canonical order (the higher source first; at one source, the higher die first)
+    # is kept: after the lower die from p, the higher die from q >= p is not tried; after the higher die from
+    # p, the lower die from q > p. ``swapped`` holds those q's (bit q-1).
     last = g.path[0]
     index = 1 if g.used == 1 else 0
     if not (last >> 8) & 1:
