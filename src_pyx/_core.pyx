@@ -163,13 +163,28 @@ cdef inline uint32_t track_mask(uint32_t xmask) noexcept nogil:
 
 cdef inline bint block_ok(const Gen *g, uint32_t xmask) noexcept nogil:
     """(B) RULES §1.7: no 6-run of X along Y's track unless a Y checker stands past its end."""
+    return runs_ok(xmask, g.ymax_t)
+
+
+cdef inline bint runs_ok(uint32_t xmask, int ymax_t) noexcept nogil:
+    """(B) for X's points ``xmask`` and Y's farthest checker ``ymax_t`` along Y's track (-1: none)."""
     cdef uint32_t t, c
-    if g.ymax_t < 0:
+    if ymax_t < 0:
         return True
     t = track_mask(xmask)
     c = t & (t >> 1) & (t >> 2)
     c = c & (c >> 3)
-    return c == 0 or hibit(c) + 5 < g.ymax_t
+    return c == 0 or hibit(c) + 5 < ymax_t
+
+
+cdef inline int farthest_on_track(uint32_t ymask) noexcept nogil:
+    """Y's farthest checker along Y's track (T = 12 - m on M1..M12, 36 - m on M13..M24) from Y's points in X's
+    numbering (long family), -1 if none."""
+    if ymask >> 12:
+        return 23 - ctz(ymask >> 12)
+    if ymask:
+        return 11 - ctz(ymask)
+    return -1
 
 
 cdef inline int family(int variant) noexcept nogil:
@@ -374,13 +389,8 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
     g.xmask = xmask
     g.yblock = yblock
     g.key = key
-    # the farthest Y checker along Y's track (T = 12 - m on M1..M12, 36 - m on M13..M24), for the block rule
-    # (B): Y holds exactly the closed points in the long family
-    g.ymax_t = -1
-    if g.long_family and yblock >> 12:
-        g.ymax_t = 23 - ctz(yblock >> 12)
-    elif g.long_family and yblock:
-        g.ymax_t = 11 - ctz(yblock)
+    # for the block rule (B): Y holds exactly the closed points in the long family
+    g.ymax_t = farthest_on_track(yblock) if g.long_family else -1
     # §1.4 the dice list; §1.8.1 pending lists
     if d1 == 0:
         g.ndice = p.npending
@@ -1485,11 +1495,33 @@ cdef bint pending_ok(const Pos *p) noexcept nogil:
     return True
 
 
+cdef inline uint64_t bytes_from(int start) noexcept nogil:
+    """The bytes of a 64-bit word from byte ``start`` on: all when ``start <= 0``, none from 8."""
+    if start <= 0:
+        return ~<uint64_t> 0
+    if start >= 8:
+        return 0
+    return ~<uint64_t> 0 << (8 * start)
+
+
+cdef inline uint32_t half_turn(uint32_t mask) noexcept nogil:
+    """A mask of points in White's numbering in Black's, long family (Black's M m is White's M m+12 mod 24)."""
+    return (mask >> 12) | ((mask & 0xFFF) << 12)
+
+
+cdef inline uint32_t byte_sum(uint64_t w) noexcept nogil:
+    """The sum of the eight bytes of ``w``."""
+    w = (w & 0x00FF00FF00FF00FFULL) + ((w >> 8) & 0x00FF00FF00FF00FFULL)
+    return <uint32_t> ((w * 0x0001000100010001ULL) >> 48)
+
+
 cdef bint pos_ok(const Pos *p) noexcept nogil:
-    """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants)."""
-    cdef int i, side, c, white, black, bad
-    cdef int long_family
-    cdef Gen g
+    """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants). The
+    gate of every packed row into the search; the board and the padding are checked eight bytes at a time."""
+    cdef int i, white, black, start
+    cdef bint long_family
+    cdef uint64_t w, neg, size, whites = 0, blacks = 0, wmask = 0, bmask = 0, bad = 0
+    cdef uint64_t words[4]
     if p.variant < 0 or p.variant > 4 or p.turn < 0 or p.turn > 1:
         return False
     long_family = p.variant != SHORT
@@ -1504,20 +1536,27 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
         return False
     if p.npending < 0 or p.npending > 24:
         return False
-    bad = 0
-    for i in range(24):
-        bad |= (i >= p.npending) & (p.pending[i] != 0)
-    for i in range(5):
-        bad |= p.reserved[i] != 0
-    # one pass without an early exit, which the compiler vectorises
-    white = p.bar[0] + p.off[0]
-    black = p.bar[1] + p.off[1]
-    for i in range(24):
-        c = p.board[i]
-        bad |= (c < -15) | (c > 15)
-        white += c if c > 0 else 0
-        black += -c if c < 0 else 0
-    if bad or white != 15 or black != 15:
+    # the pending values past ``npending`` and the reserved bytes (row bytes 35 + npending .. 63) are zero
+    memcpy(<char *> words, <const char *> p + 32, 32)
+    start = 3 + p.npending
+    for i in range(4):
+        bad |= words[i] & bytes_from(start - 8 * i)
+    # counts of -15..15; White's (> 0) and Black's (< 0) checkers, and their points as bit masks
+    memcpy(<char *> words, p.board, 24)
+    for i in range(3):
+        w = words[i]
+        neg = ((w >> 7) & 0x0101010101010101ULL) * 0xFF
+        size = (w & ~neg) | (negated(w) & neg)
+        bad |= size & 0xF0F0F0F0F0F0F0F0ULL
+        whites += w & ~neg
+        blacks += size & neg
+        wmask |= <uint64_t> gather(nonzero_bytes(w & ~neg)) << (8 * i)
+        bmask |= <uint64_t> gather(neg & 0x8080808080808080ULL) << (8 * i)
+    if bad:
+        return False
+    white = byte_sum(whites) + p.bar[0] + p.off[0]
+    black = byte_sum(blacks) + p.bar[1] + p.off[1]
+    if white != 15 or black != 15:
         return False
     if long_family and (p.bar[0] or p.bar[1]):
         return False
@@ -1525,22 +1564,11 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
         return False
     if not pending_ok(p) or (p.npending and (p.off[0] == 15 or p.off[1] == 15)):
         return False
+    # (B) judged for each side from its own point of view: Black's M m is White's M m+12 (mod 24)
     if long_family:
-        for side in range(2):
-            # judge each side's blocks (B) from its own point of view
-            setup_view(&g, p, side)
-            if not block_ok(&g, g.xmask):
-                return False
+        return (runs_ok(<uint32_t> wmask, farthest_on_track(<uint32_t> bmask))
+                and runs_ok(half_turn(<uint32_t> bmask), farthest_on_track(half_turn(<uint32_t> wmask))))
     return True
-
-
-cdef void setup_view(Gen *g, const Pos *p, int side) noexcept nogil:
-    """``g`` set up for ``side`` as the mover (for its block-rule data)."""
-    cdef Pos view
-    memcpy(&view, p, sizeof(Pos))
-    view.turn = side
-    view.npending = 0
-    setup(g, &view, 1, 2)
 
 
 cdef struct Out:

@@ -452,6 +452,49 @@ def test_bad_rows_and_rolls_raise_alike(batch_rows: tuple[Rows, Rows], data: st.
     assert got == outcome(lambda: reference.batch_children(batch[:1], roll)[0])
 
 
+def _verdicts(row: Rows) -> tuple[bool, bool]:
+    """Whether the core's batch call and the reference's ``from_array`` accept ``row`` (with a roll that suits
+    it: the pending list, or 6-5)."""
+    roll = (0, 0) if row[34] else (6, 5)
+    try:
+        nardy_fast.batch_children(row[None, :], roll)
+        core = True
+    except NardyError:
+        core = False
+    try:
+        reference.Position.from_array(row)
+        ref = True
+    except NardyError:
+        ref = False
+    return core, ref
+
+
+@batch_uses_core
+def test_row_checks_alike_on_every_byte(batch_rows: tuple[Rows, Rows]) -> None:
+    """The core's check of packed rows (eight bytes at a time) gives the reference's verdict on every byte of
+    sample rows of every variant changed by small and large amounts, and on every move of one checker from a
+    point to another (sums kept: ranges, mixed points, blocks across M1|M24)."""
+    rows = batch_rows[0]
+    samples = [rows[rows[:, 31] == v][:: max(1, int((rows[:, 31] == v).sum()) // 6)] for v in range(len(VARIANTS))]
+    tried = Counter[tuple[bool, bool]]()
+    for row in np.concatenate(samples):
+        for column in range(64):
+            for delta in (-128, -17, -16, -2, -1, 1, 2, 16, 17, 127):
+                changed = row.copy()
+                changed[column] = np.int8((int(row[column]) + delta + 128) % 256 - 128)
+                tried[_verdicts(changed)] += 1
+        for source in np.flatnonzero(row[:24]):
+            for target in range(24):
+                if target != source:
+                    changed = row.copy()
+                    sign = 1 if row[source] > 0 else -1
+                    changed[source] -= sign
+                    changed[target] += sign
+                    tried[_verdicts(changed)] += 1
+    assert tried[(True, False)] == tried[(False, True)] == 0, tried
+    assert tried[(True, True)] > 1000 and tried[(False, False)] > 1000, tried
+
+
 # --- 6. bad input -------------------------------------------------------------------------------------------
 
 JUNK_SETTINGS = settings(
