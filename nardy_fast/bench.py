@@ -7,15 +7,17 @@ array APIs and GNU Backgammon run on the whole corpus.
 
 A repeat times every measurement of a variant once, one after the other, and a ratio is the median of the
 ratios within repeats: on a shared machine whose speed drifts, the two sides of a ratio then see the same
-conditions.
+conditions. Two threads can only be as fast as the cores the machine lends them at the time; the CPU time they
+spend per position, against one thread's, says how much work running in parallel adds.
 """
 
 from __future__ import annotations
 
 import statistics
-import threading
 import time
+import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 import numpy as np
@@ -25,19 +27,40 @@ from . import batch, corpus, reference
 from .position import Position
 from .variants import VARIANTS
 
-__all__ = ["Measure", "run", "gnubg_boards", "gnubg_work", "main"]
+__all__ = [
+    "Measure",
+    "run",
+    "report",
+    "main",
+    "per_call",
+    "per_array",
+    "batched",
+    "balanced_parts",
+    "balanced_split",
+    "gnubg_boards",
+    "gnubg_work",
+]
 
 Rows = npt.NDArray[np.int8]
 
 
 class Measure:
-    """One timed measurement: positions and plays (children) per second, median over repeats."""
+    """One timed measurement: positions and plays (children) per second, median over repeats; ``cpu_samples``
+    are the process's CPU seconds (all threads) in the same repeats."""
 
-    def __init__(self, label: str, positions: int, plays: int, samples: list[float]) -> None:
+    def __init__(
+        self,
+        label: str,
+        positions: int,
+        plays: int,
+        samples: list[float],
+        cpu_samples: Optional[list[float]] = None,
+    ) -> None:
         self.label = label
         self.positions = positions
         self.plays = plays
         self.samples = samples
+        self.cpu_samples = cpu_samples if cpu_samples is not None else samples
         self.seconds = statistics.median(samples)
 
     @property
@@ -53,7 +76,16 @@ class Measure:
     def speedup(self, other: Measure) -> float:
         """Positions/s over ``other``'s: the median of the ratios within repeats."""
         return statistics.median(
-            (self.positions / mine) / (other.positions / theirs) for mine, theirs in zip(self.samples, other.samples)
+            (self.positions / mine) / (other.positions / theirs)
+            for mine, theirs in zip(self.samples, other.samples)
+        )
+
+    def cpu_ratio(self, other: Measure) -> float:
+        """CPU time per position over ``other``'s, the median of the ratios within repeats: 1.0 for threads that
+        do no more work together than one thread alone, whatever share of the cores the machine gives them."""
+        return statistics.median(
+            (mine / self.positions) / (theirs / other.positions)
+            for mine, theirs in zip(self.cpu_samples, other.cpu_samples)
         )
 
 
@@ -63,13 +95,18 @@ Work = tuple[str, Callable[[], int], int]  # label, the work (returns its number
 def _timed(works: list[Work], repeats: int) -> list[Measure]:
     """Every work timed once per repeat, in turn."""
     samples: list[list[float]] = [[] for _ in works]
+    cpu_samples: list[list[float]] = [[] for _ in works]
     plays = [0] * len(works)
     for _ in range(repeats):
         for i, (_label, work, _positions) in enumerate(works):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             plays[i] = work()
             samples[i].append(time.perf_counter() - start)
-    return [Measure(label, positions, plays[i], samples[i]) for i, (label, _work, positions) in enumerate(works)]
+            cpu_samples[i].append(time.process_time() - cpu_start)
+    return [
+        Measure(label, positions, plays[i], samples[i], cpu_samples[i])
+        for i, (label, _work, positions) in enumerate(works)
+    ]
 
 
 def _rolls_of(rolls: Rows) -> list[Optional[tuple[int, int]]]:
@@ -91,25 +128,44 @@ def per_array(rows: Rows, rolls: Rows) -> Callable[[], int]:
 
 
 def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], int]:
-    """``nardy_fast.batch_children`` over all rows, split (before timing) across ``threads`` threads."""
-    parts = [(rows[part], rolls[part]) for part in np.array_split(np.arange(len(rows)), threads)]
+    """``nardy_fast.batch_children`` over all rows; with ``threads`` > 1, over parts of about equal work
+    (``balanced_parts``) at once: the calling thread takes one, the threads of a pool the others. The parts and
+    the pool are made before timing, as a program that runs batches on threads keeps its threads."""
+    if threads == 1:
+        return lambda: len(batch.batch_children(rows, rolls)[0])
+    first, *others = balanced_parts(rows, rolls, threads)
+    pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="nardy_fast-bench")
+
+    def one(part: tuple[Rows, Rows]) -> int:
+        return len(batch.batch_children(*part)[0])
 
     def work() -> int:
-        if threads == 1:
-            return len(batch.batch_children(rows, rolls)[0])
-        counts = [0] * threads
+        running = [pool.submit(one, part) for part in others]
+        return one(first) + sum(future.result() for future in running)
 
-        def one(i: int) -> None:
-            counts[i] = len(batch.batch_children(*parts[i])[0])
-
-        workers = [threading.Thread(target=one, args=(i,)) for i in range(threads)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-        return sum(counts)
-
+    weakref.finalize(work, pool.shutdown)
     return work
+
+
+def balanced_parts(rows: Rows, rolls: Rows, count: int) -> list[tuple[Rows, Rows]]:
+    """``count`` parts of the rows of about equal work (``balanced_split``), the work of a row taken as its
+    number of children plus one (counted by one batch call). Equal numbers of rows would not do: a crazy ladder
+    can have 400,000 children, a bear-off two."""
+    weights = np.diff(batch.batch_children(rows, rolls)[1]) + 1
+    parts = balanced_split(weights, count)
+    return [(np.ascontiguousarray(rows[part]), np.ascontiguousarray(rolls[part])) for part in parts]
+
+
+def balanced_split(weights: npt.NDArray[np.int64], count: int) -> list[npt.NDArray[np.intp]]:
+    """The indices of ``weights`` in ``count`` ascending parts: each index in turn, heaviest first, goes to the
+    part with the least weight so far (so the parts' weights differ by at most the largest weight)."""
+    loads = [0] * count
+    members: list[list[int]] = [[] for _ in range(count)]
+    for index in np.argsort(-weights, kind="stable"):
+        lightest = loads.index(min(loads))
+        members[lightest].append(int(index))
+        loads[lightest] += int(weights[index])
+    return [np.sort(np.array(m, dtype=np.intp)) for m in members]
 
 
 def gnubg_boards(rows: Rows, rolls: Rows) -> list[tuple[list[list[int]], int, int]]:
@@ -186,7 +242,9 @@ def report(results: dict[str, list[Measure]]) -> str:
             if gnubg is not None and m.label.startswith("core") and m.positions == gnubg.positions:
                 ratios.append(f"{m.speedup(gnubg):.2f}x gnubg")
             if m.label.endswith("2 threads") and one_thread is not None:
-                ratios.append(f"{m.speedup(one_thread):.2f}x 1 thread")
+                ratios.append(
+                    f"{m.speedup(one_thread):.2f}x 1 thread (CPU time per position {m.cpu_ratio(one_thread):.2f}x)"
+                )
             lines.append(
                 f"{variant:8} {m.label:34} {m.positions_per_second:13,.0f} {m.plays_per_second:13,.0f}  "
                 + ", ".join(ratios)

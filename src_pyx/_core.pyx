@@ -1624,21 +1624,22 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
     cdef const Pos *p
     cdef int d1, d2
     cdef bint failed = False
+    # room for a typical number of children up front, so that the buffers rarely move (pages that are never
+    # written are never mapped)
+    cdef int64_t room = 24 * n + 1
     if positions.shape[1] != WIDTH or rolls.shape[1] != 2:
         raise ValueError("positions must have 64 columns and rolls 2")
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] offs = offsets
     memset(&o, 0, sizeof(Out))
-    take_spares(&o)
+    take_spares(&o, room)
     g = gen_new()
     if g == NULL:
         free(o.rows)
         free(o.keys)
         raise MemoryError()
     with nogil:
-        # room for a typical number of children up front, so that the buffers rarely move (pages that are
-        # never written are never mapped)
-        failed = out_reserve(&o, 24 * n + 1) < 0
+        failed = out_reserve(&o, room) < 0
         for i in range(0 if failed else n):
             p = <const Pos *> &positions[i, 0]
             d1 = rolls[i * roll_stride, 0]
@@ -1679,17 +1680,33 @@ CAPSULE_NAMES[0] = "nardy_fast._core rows"
 CAPSULE_NAMES[1] = "nardy_fast._core keys"
 
 
-cdef void take_spares(Out *o) noexcept:
-    """Start ``o`` on spare buffers, when there is one of each kind."""
-    cdef int kind
+cdef void take_spares(Out *o, int64_t need) noexcept:
+    """Start ``o`` on spare buffers, when there is one of each kind: of each, the smallest with room for ``need``
+    rows (else the largest), so that batches of different sizes in turn, or on several threads, each find
+    theirs."""
+    cdef int kind, i, pick
+    cdef size_t want, size
+    cdef void *data[2]
+    cdef size_t room[2]
     if NSPARE[0] == 0 or NSPARE[1] == 0:
         return
     for kind in range(2):
+        want = <size_t> need * (sizeof(Pos) if kind == 0 else sizeof(uint64_t))
+        pick = 0
+        for i in range(1, NSPARE[kind]):
+            size = SPARE_BYTES[kind][i]
+            if (size >= want and (size < SPARE_BYTES[kind][pick] or SPARE_BYTES[kind][pick] < want)) or (
+                    size < want and SPARE_BYTES[kind][pick] < size):
+                pick = i
+        data[kind] = SPARE[kind][pick]
+        room[kind] = SPARE_BYTES[kind][pick]
         NSPARE[kind] -= 1
-        SPARE_TOTAL[kind] -= SPARE_BYTES[kind][NSPARE[kind]]
-    o.rows = <Pos *> SPARE[0][NSPARE[0]]
-    o.keys = <uint64_t *> SPARE[1][NSPARE[1]]
-    o.cap = <int64_t> min(SPARE_BYTES[0][NSPARE[0]] // sizeof(Pos), SPARE_BYTES[1][NSPARE[1]] // sizeof(uint64_t))
+        SPARE[kind][pick] = SPARE[kind][NSPARE[kind]]
+        SPARE_BYTES[kind][pick] = SPARE_BYTES[kind][NSPARE[kind]]
+        SPARE_TOTAL[kind] -= room[kind]
+    o.rows = <Pos *> data[0]
+    o.keys = <uint64_t *> data[1]
+    o.cap = <int64_t> min(room[0] // sizeof(Pos), room[1] // sizeof(uint64_t))
 
 
 cdef void free_capsule(object capsule) noexcept:
