@@ -654,64 +654,90 @@ cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
     return u[0] == v[0] and u[1] == v[1] and u[2] == v[2] and u[3] == v[3]
 
 
+cdef inline uint16_t step_at(const Gen *g, int i) noexcept nogil:
+    """Step ``i`` of the path that led to the board being searched."""
+    return <uint16_t> (g.path >> (16 * i))
+
+
+cdef inline void set_step(Gen *g, int i, uint16_t code) noexcept nogil:
+    g.path = (g.path & ~(<uint64_t> 0xFFFF << (16 * i))) | (<uint64_t> code << (16 * i))
+
+
+cdef inline int deeper(Gen *g, int depth, bint look) noexcept nogil:
+    """The first result ``depth`` steps deep: the shallower ones go (RULES §1.7 M); -1 when memory ran out."""
+    g.best = depth
+    g.nres = 0
+    if look and table_reset(&g.table, 128) < 0:
+        return -1
+    return 0
+
+
 cdef inline int record(Gen *g, const int8_t *board, uint64_t key, uint32_t used, int depth,
                        bint look) noexcept nogil:
-    """Keep ``board`` (reached by ``g.path[:depth]``) as a result unless it is one already: a deeper level drops
-    the shallower results (RULES §1.7 M). Only results that may meet another are looked up (``look``, and not
-    ``g.distinct``), and only they enter the table."""
+    """Keep ``board`` (reached by the first ``depth`` steps of ``g.path``) as a result unless it is one already
+    (``keep``). Nothing is looked up when ``g.distinct``."""
     cdef Result *r
     look = look and not g.distinct
-    if depth > g.best:
-        g.best = depth
-        g.nres = 0
-        if look and table_reset(&g.table, 128) < 0:
-            return -1
-    if look:
-        return record_looked_up(g, board, key, used, depth)
+    if depth > g.best and deeper(g, depth, look) < 0:
+        return -1
     if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
         return -1
     r = &g.res[g.nres]
     memcpy(r.b, board, sizeof(r.b))
+    return keep(g, r, key, used, depth, look)
+
+
+cdef inline int keep(Gen *g, Result *r, uint64_t key, uint32_t used, int depth, bint look) noexcept nogil:
+    """Keep the board written at ``r`` (``g.res[g.nres]``, reached by the first ``depth`` steps of ``g.path``)
+    as a result unless it is one already. Only results that may meet another are looked up (``look``), and only they enter the table;
+    -1 when memory ran out."""
+    cdef int found
     r.key = key
     r.used = used
     r.nsteps = depth
-    memcpy(&g.steps[g.nres * g.ndice], g.path, sizeof(g.path))  # all four: a fixed-size copy
+    if look:
+        found = look_up(g, r)
+        if found:
+            return -1 if found < 0 else 0
+    memcpy(&g.steps[g.nres * g.ndice], &g.path, sizeof(g.path))  # all four: a fixed-size copy
     g.nres += 1
     return 0
 
 
-cdef int record_looked_up(Gen *g, const int8_t *board, uint64_t key, uint32_t used, int depth) noexcept nogil:
-    """``record`` through the table. After one of two different dice, results differ by the die too, for
+cdef int look_up(Gen *g, const Result *r) noexcept nogil:
+    """1 when the result at ``r`` (the next one, not kept yet) equals a kept one; else 0, and it is entered in
+    the table (-1 when memory ran out). After one of two different dice, results differ by the die too, for
     (D)."""
     cdef Table *t = &g.table
     cdef uint32_t h, i
     cdef uint64_t slot, live = <uint64_t> t.stamp << 32
-    cdef Result *r
-    cdef bint by_die = not g.ordered and depth == 1
-    h = <uint32_t> (key >> 32) & t.mask
+    cdef const Result *other
+    cdef bint by_die = not g.ordered and r.nsteps == 1
+    h = <uint32_t> (r.key >> 32) & t.mask
     while True:
         slot = t.slots[h]
         if (slot & 0xFFFFFFFF00000000ULL) != live:
             break
-        r = &g.res[slot & 0xFFFFFFFFULL]
-        if r.key == key and same_result(r, board) and (not by_die or r.used == used):
-            return 0
+        i = <uint32_t> slot
+        # (a slot may name a result of a shallower level, dropped since, when the table was not reset)
+        if i < <uint32_t> g.nres:
+            other = &g.res[i]
+            if other.key == r.key and same_result(other, r.b) and (not by_die or other.used == r.used):
+                return 1
         h = (h + 1) & t.mask
-    if record(g, board, key, used, depth, False) < 0:
-        return -1
-    t.slots[h] = live | <uint32_t> (g.nres - 1)
+    t.slots[h] = live | <uint32_t> g.nres
     t.n += 1
     if <uint32_t> t.n * 2 > t.mask:
         # double the slots and put every result in (those not looked up are harmless there)
         if table_resize(t, (t.mask + 1) * 2) < 0:
             return -1
         live = <uint64_t> t.stamp << 32
-        for i in range(<uint32_t> g.nres):
+        for i in range(<uint32_t> g.nres + 1):
             h = <uint32_t> (g.res[i].key >> 32) & t.mask
             while (t.slots[h] & 0xFFFFFFFF00000000ULL) == live:
                 h = (h + 1) & t.mask
             t.slots[h] = live | i
-        t.n = g.nres
+        t.n = g.nres + 1
     return 0
 
 
@@ -732,7 +758,7 @@ cdef int visit_steps(Gen *g) noexcept nogil:
     # The order met first in canonical order (the higher source first; at one source, the higher die first)
     # is kept: after the lower die from p, the higher die from q >= p is not tried; after the higher die from
     # p, the lower die from q > p. ``swapped`` holds those q's (bit q-1).
-    last = g.path[0]
+    last = step_at(g, 0)
     index = 1 if g.used == 1 else 0
     if not (last >> 8) & 1:
         swapped = ~((1u << ((last & 31) - (g.used == 2))) - 1)
@@ -745,7 +771,7 @@ cdef inline uint32_t die_sources(const Gen *g, int v, uint32_t *normal, uint32_t
     landing point ``yblock`` closes, less the head when its departures are used up, less what ``in_order``
     forbids after a step of the same die. Returns their union."""
     cdef uint32_t xmask = g.xmask, allowed
-    cdef uint16_t last = g.path[g.depth - 1] if g.depth else 0
+    cdef uint16_t last = step_at(g, g.depth - 1) if g.depth else 0
     cdef bint after_same = g.depth and ((last >> 5) & 7) == v
     cdef int top, limit
     if g.b[BAR_POINT] > 0:
@@ -851,10 +877,12 @@ cdef inline int step_or_leaf(Gen *g, int src, int dst, int die, int dice_index, 
     return take_step(g, src, dst, die, dice_index, special)
 
 
-cdef inline uint16_t play(const Gen *g, int8_t *board, uint64_t *key, uint32_t *xmask, int src, int dst, int die,
-                          bint special) noexcept nogil:
-    """Play one step (RULES §1.6) on ``board``, updating its key and X's mask; returns the step's code."""
-    cdef int c = board[src]
+cdef inline uint16_t play(const Gen *g, const int8_t *before, int8_t *after, uint64_t *key, uint32_t *xmask,
+                          int src, int dst, int die, bint special) noexcept nogil:
+    """Play one step (RULES §1.6): ``after`` (a copy of ``before``, or the same board) gets the board after it,
+    ``key`` and X's ``xmask`` are updated; returns the step's code. Counts are read from ``before`` only: a
+    byte read back from a copy just written in wider stores waits for the copy."""
+    cdef int c = before[src]
     cdef int hit = 0
     if src == BAR_POINT:
         key[0] ^= g.kxbar[c] ^ g.kxbar[c - 1]
@@ -862,36 +890,49 @@ cdef inline uint16_t play(const Gen *g, int8_t *board, uint64_t *key, uint32_t *
         key[0] ^= g.ks[src * 32 + 16 + c] ^ g.ks[src * 32 + 15 + c]
         if c == 1:
             xmask[0] &= ~(1u << (src - 1))
-    board[src] = c - 1
+    after[src] = c - 1
     if dst == 0:
-        key[0] ^= g.kxoff[board[XOFF]] ^ g.kxoff[board[XOFF] + 1]
-        board[XOFF] += 1
+        c = before[XOFF]
+        key[0] ^= g.kxoff[c] ^ g.kxoff[c + 1]
+        after[XOFF] = c + 1
     else:
-        c = board[dst]
+        c = before[dst]
         if c == -1:
             # a hit (short): Y's blot to Y's bar
-            key[0] ^= g.ks[dst * 32 + 15] ^ g.kybar[board[YBAR]] ^ g.kybar[board[YBAR] + 1]
-            board[YBAR] += 1
+            key[0] ^= g.ks[dst * 32 + 15] ^ g.kybar[before[YBAR]] ^ g.kybar[before[YBAR] + 1]
+            after[YBAR] = before[YBAR] + 1
             c = 0
             hit = 1
         key[0] ^= g.ks[dst * 32 + 16 + c] ^ g.ks[dst * 32 + 17 + c]
-        board[dst] = c + 1
+        after[dst] = c + 1
         xmask[0] |= 1u << (dst - 1)
     return <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
 
 
 cdef inline int leaf_step(Gen *g, int src, int dst, int die, int dice_index, bint special) noexcept nogil:
-    """A step that plays the last die: its result is recorded from a copy of the board, with nothing to undo
-    and nothing to search below it."""
-    cdef int8_t board[32]
+    """A step that plays the last die: it is played straight into the next result's place (read from
+    ``g.b`` and written there: see ``play``), with nothing to undo and nothing to search below it."""
     cdef uint32_t xmask = g.xmask
     cdef uint64_t key = g.key
-    memcpy(board, g.b, 32)
-    g.path[g.depth] = play(g, board, &key, &xmask, src, dst, die, special)
+    cdef int depth = g.depth + 1
+    cdef bint look
+    cdef Result *r
+    if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
+        return -1
+    r = &g.res[g.nres]
+    memcpy(r.b, g.b, 32)
+    set_step(g, g.depth, play(g, g.b, r.b, &key, &xmask, src, dst, die, special))
     # a candidate when (B) holds (RULES §1.7)
     if g.long_family and not block_ok(g, xmask):
         return 0
-    return record(g, board, key, g.used | (1u << dice_index), g.depth + 1, may_meet(g, src, dst, special))
+    look = not g.distinct and may_meet(g, src, dst, special)
+    if depth > g.best:
+        if g.nres:
+            g.res[0] = r[0]
+            r = &g.res[0]
+        if deeper(g, depth, look) < 0:
+            return -1
+    return keep(g, r, key, g.used | (1u << dice_index), depth, look)
 
 
 cdef inline bint may_meet(const Gen *g, int src, int dst, bint special) noexcept nogil:
@@ -902,7 +943,7 @@ cdef inline bint may_meet(const Gen *g, int src, int dst, bint special) noexcept
     borne off. Other dice lists are looked up whenever ``g.distinct`` does not rule it out."""
     if g.ordered or g.depth != 1:
         return True
-    return special or (g.path[0] >> 8) & 1 or src == g.landing or (dst == 0 and g.landing == 0)
+    return special or (step_at(g, 0) >> 8) & 1 or src == g.landing or (dst == 0 and g.landing == 0)
 
 
 cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bint special) noexcept nogil:
@@ -912,7 +953,7 @@ cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bin
     cdef uint64_t key = g.key
     cdef int heads = g.heads, result = 0
     memcpy(saved, g.b, 32)
-    g.path[g.depth] = play(g, g.b, &g.key, &g.xmask, src, dst, die, special)
+    set_step(g, g.depth, play(g, g.b, g.b, &g.key, &g.xmask, src, dst, die, special))
     if g.depth == 0:
         g.landing = dst
     if src == HEAD and not special and g.long_family:
@@ -948,7 +989,7 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
     g.depth = 0
     g.best = 0
     g.nres = 0
-    memset(g.path, 0, sizeof(g.path))
+    g.path = 0
     if table_reset(&g.table, 128) < 0 or record(g, g.b, g.key, 0, 0, False) < 0:
         return -1
     if g.ndice and g.b[XOFF] != 15 and visit_steps(g) < 0:
@@ -1053,26 +1094,28 @@ cdef inline uint64_t negated(uint64_t x) noexcept nogil:
 
 cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
     """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), eight points at a time;
-    the same map takes them back."""
-    cdef uint64_t w[3]
-    cdef uint64_t v[3]
+    the same map takes them back. Words are loaded and stored whole: a wide load of bytes just stored in
+    narrower pieces waits for them."""
+    cdef uint64_t w0, w1, w2, v0, v1, v2
     if col == 0:
         memcpy(out, board, 24)
         return
+    memcpy(&w0, board, 8)
+    memcpy(&w1, board + 8, 8)
+    memcpy(&w2, board + 16, 8)
     if long_family:
-        # White's M1..M12 are Black's M13..M24 and the other way round
-        memcpy(<char *> w, board + 12, 12)
-        memcpy(<char *> w + 12, board, 12)
-        v[0] = negated(w[0])
-        v[1] = negated(w[1])
-        v[2] = negated(w[2])
+        # White's M1..M12 are Black's M13..M24 and the other way round: bytes 12..23, then 0..11
+        v0 = negated((w1 >> 32) | (w2 << 32))
+        v1 = negated((w2 >> 32) | (w0 << 32))
+        v2 = negated((w0 >> 32) | (w1 << 32))
     else:
         # White's M m is Black's M 25-m
-        memcpy(<char *> w, board, 24)
-        v[0] = negated(__builtin_bswap64(w[2]))
-        v[1] = negated(__builtin_bswap64(w[1]))
-        v[2] = negated(__builtin_bswap64(w[0]))
-    memcpy(out, <char *> v, 24)
+        v0 = negated(__builtin_bswap64(w2))
+        v1 = negated(__builtin_bswap64(w1))
+        v2 = negated(__builtin_bswap64(w0))
+    memcpy(out, &v0, 8)
+    memcpy(out + 8, &v1, 8)
+    memcpy(out + 16, &v2, 8)
 
 
 cdef inline void board_of(const Gen *g, const Result *r, Pos *out) noexcept nogil:

@@ -84,7 +84,9 @@ ctypedef struct Gen:
     uint32_t used
     int heads
     int depth
-    uint16_t path[4]       # the steps that led here
+    # the steps that led here, step i in bits 16i..16i+15: one word, written whole, so that copying it never
+    # waits on a narrower store
+    uint64_t path
     int landing            # where the first of them landed (0: borne off)
     int distinct           # no two sequences the search tries reach one result (see depth_first_search)
     # the distinct results at the deepest level with a legal candidate (RULES §1.7 M)
