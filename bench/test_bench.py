@@ -49,11 +49,27 @@ def test_children_gnubg(benchmark: pytest.FixtureRequest) -> None:
     benchmark(lambda: sum(len(gnubg_nn.moves(b, d1, d2)) for b, d1, d2 in boards))  # type: ignore[operator]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batch_threads(benchmark: pytest.FixtureRequest, threads: int) -> None:
+@pytest.mark.parametrize(
+    "api", ["core children", "core batch_children", "core batch_children, 2 threads", "gnubg_nn.moves"]
+)
+def test_short_corpus(benchmark: pytest.FixtureRequest, api: str) -> None:
+    """The array APIs and GNU Backgammon on the whole short-nardy corpus (10,000 positions; no reference,
+    which would take minutes a round): the ratios of the speed targets, on work large enough that no call's
+    fixed cost counts."""
     rows, rolls = _rows("short", corpus.SIZE)
-    benchmark.group = "short batch, threads"  # type: ignore[attr-defined]
-    benchmark(bench.batched(rows, rolls, threads))  # type: ignore[operator]
+    if api == "gnubg_nn.moves":
+        gnubg = bench.gnubg_work(rows, rolls)
+        if gnubg is None:
+            pytest.skip("gnubg-nn (extra 'peers') is not installed")
+        work = gnubg[1]
+    else:
+        work = {
+            "core children": bench.per_array(rows, rolls),
+            "core batch_children": bench.batched(rows, rolls),
+            "core batch_children, 2 threads": bench.batched(rows, rolls, 2),
+        }[api]
+    benchmark.group = "short, whole corpus"  # type: ignore[attr-defined]
+    benchmark(work)  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
