@@ -22,8 +22,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         base = next((b for b in members if "reference legal_moves" in b.name or "reference" in b.name), None)
         base = base or max(members, key=lambda b: b.stats.median)
         gnubg = next((b for b in members if "gnubg" in b.name), None)
+        one_thread = next((b for b in members if b.name.endswith("[core batch_children]")), None)
         for bench in sorted(members, key=lambda b: b.stats.median):
             line = f"{group:22} {bench.name:48} {base.stats.median / bench.stats.median:8.1f}x {base.name}"
             if gnubg is not None and bench is not gnubg:
                 line += f"   {gnubg.stats.median / bench.stats.median:6.2f}x gnubg"
+            if one_thread is not None and "threads" in bench.name:
+                line += f"   {one_thread.stats.median / bench.stats.median:6.2f}x 1 thread"
             terminalreporter.write_line(line)
