@@ -27,6 +27,6 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
             line = f"{group:22} {bench.name:48} {base.stats.median / bench.stats.median:8.1f}x {base.name}"
             if gnubg is not None and bench is not gnubg:
                 line += f"   {gnubg.stats.median / bench.stats.median:6.2f}x gnubg"
-            if one_thread is not None and "threads" in bench.name:
+            if one_thread is not None and ("threads" in bench.name or "processes" in bench.name):
                 line += f"   {one_thread.stats.median / bench.stats.median:6.2f}x 1 thread"
             terminalreporter.write_line(line)

@@ -8,17 +8,20 @@ array APIs and GNU Backgammon run on the whole corpus.
 A repeat times every measurement of a variant once, one after the other, and a ratio is the median of the
 ratios within repeats: on a shared machine whose speed drifts, the two sides of a ratio then see the same
 conditions. Two threads can only be as fast as the cores the machine lends them at the time; the CPU time they
-spend per position, against one thread's, says how much work running in parallel adds.
+spend per position, against one thread's, says how much work running in parallel adds, and the same parts run
+in two processes, which share nothing, say how fast the machine lets any two workers go.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
 import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
+from multiprocessing.connection import Connection
+from typing import NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -29,12 +32,14 @@ from .variants import VARIANTS
 
 __all__ = [
     "Measure",
+    "Work",
     "run",
     "report",
     "main",
     "per_call",
     "per_array",
     "batched",
+    "in_processes",
     "balanced_parts",
     "balanced_split",
     "gnubg_boards",
@@ -89,7 +94,15 @@ class Measure:
         )
 
 
-Work = tuple[str, Callable[[], int], int]  # label, the work (returns its number of plays), positions
+class Work(NamedTuple):
+    """A measurement to make: ``run`` does the work and returns its number of plays."""
+
+    label: str
+    run: Callable[[], int]
+    positions: int
+    #: run once, untimed, right before each timed run: for work on several cores, which a shared machine
+    #: lends to other guests while they idle (one waking took milliseconds here)
+    warm_up: bool = False
 
 
 def _timed(works: list[Work], repeats: int) -> list[Measure]:
@@ -98,14 +111,16 @@ def _timed(works: list[Work], repeats: int) -> list[Measure]:
     cpu_samples: list[list[float]] = [[] for _ in works]
     plays = [0] * len(works)
     for _ in range(repeats):
-        for i, (_label, work, _positions) in enumerate(works):
+        for i, work in enumerate(works):
+            if work.warm_up:
+                work.run()
             start, cpu_start = time.perf_counter(), time.process_time()
-            plays[i] = work()
+            plays[i] = work.run()
             samples[i].append(time.perf_counter() - start)
             cpu_samples[i].append(time.process_time() - cpu_start)
     return [
-        Measure(label, positions, plays[i], samples[i], cpu_samples[i])
-        for i, (label, _work, positions) in enumerate(works)
+        Measure(work.label, work.positions, plays[i], samples[i], cpu_samples[i])
+        for i, work in enumerate(works)
     ]
 
 
@@ -145,6 +160,45 @@ def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], int]:
 
     weakref.finalize(work, pool.shutdown)
     return work
+
+
+def in_processes(rows: Rows, rolls: Rows, count: int = 2) -> Callable[[], int]:
+    """The control of ``batched(rows, rolls, count)``: the same parts at once in ``count`` processes, the calling
+    one and others started before timing (each sent its part once, then only a word per call). Processes share
+    no memory, lock or interpreter, so threads that scale as far as they do lose nothing to each other."""
+    first, *others = balanced_parts(rows, rolls, count)
+    context = multiprocessing.get_context("spawn")  # no fork of a process that runs threads
+    connections: list[Connection] = []
+    workers = []
+    for part in others:
+        mine, theirs = context.Pipe()
+        worker = context.Process(target=_part_server, args=(theirs, part), daemon=True)
+        worker.start()
+        theirs.close()  # the worker's end: if it dies, ``recv`` here ends instead of waiting for ever
+        connections.append(mine)
+        workers.append(worker)
+
+    def work() -> int:
+        for connection in connections:
+            connection.send(True)
+        return len(batch.batch_children(*first)[0]) + sum(
+            int(connection.recv()) for connection in connections
+        )
+
+    def stop() -> None:
+        for connection, worker in zip(connections, workers):
+            connection.send(False)
+            worker.join()
+
+    work()  # untimed: the workers import the package
+    weakref.finalize(work, stop)
+    return work
+
+
+def _part_server(connection: Connection, part: tuple[Rows, Rows]) -> None:
+    """A worker of ``in_processes``: the children of its part each time it is sent True, until sent False."""
+    while connection.recv():
+        connection.send(len(batch.batch_children(*part)[0]))
 
 
 def balanced_parts(rows: Rows, rolls: Rows, count: int) -> list[tuple[Rows, Rows]]:
@@ -196,7 +250,7 @@ def gnubg_work(rows: Rows, rolls: Rows) -> Optional[Work]:
         return None
     boards = gnubg_boards(rows, rolls)
     moves = gnubg_nn.moves
-    return ("gnubg_nn.moves", lambda: sum(len(moves(b, d1, d2)) for b, d1, d2 in boards), len(boards))
+    return Work("gnubg_nn.moves", lambda: sum(len(moves(b, d1, d2)) for b, d1, d2 in boards), len(boards))
 
 
 def run(
@@ -210,15 +264,16 @@ def run(
         rows, rolls = corpus.load(variant)
         rows, rolls = rows[:size], rolls[:size]
         n, small = len(rows), min(reference_size, len(rows))
-        works: list[Work] = [
-            ("reference legal_moves", per_call(reference.Position, rows[:small], rolls[:small]), small)
+        works = [
+            Work("reference legal_moves", per_call(reference.Position, rows[:small], rolls[:small]), small)
         ]
         if IMPLEMENTATION == "cython":
             works += [
-                ("core legal_moves", per_call(Position, rows[:small], rolls[:small]), small),
-                ("core children (per position)", per_array(rows, rolls), n),
-                ("core batch_children", batched(rows, rolls), n),
-                ("core batch_children, 2 threads", batched(rows, rolls, 2), n),
+                Work("core legal_moves", per_call(Position, rows[:small], rolls[:small]), small),
+                Work("core children (per position)", per_array(rows, rolls), n),
+                Work("core batch_children", batched(rows, rolls), n),
+                Work("core batch_children, 2 threads", batched(rows, rolls, 2), n, warm_up=True),
+                Work("core batch_children, 2 processes", in_processes(rows, rolls, 2), n, warm_up=True),
             ]
         gnubg = gnubg_work(rows, rolls) if variant == "short" else None
         if gnubg is not None:
@@ -245,6 +300,8 @@ def report(results: dict[str, list[Measure]]) -> str:
                 ratios.append(
                     f"{m.speedup(one_thread):.2f}x 1 thread (CPU time per position {m.cpu_ratio(one_thread):.2f}x)"
                 )
+            if m.label.endswith("2 processes") and one_thread is not None:
+                ratios.append(f"{m.speedup(one_thread):.2f}x 1 thread (the machine's own limit for two)")
             lines.append(
                 f"{variant:8} {m.label:34} {m.positions_per_second:13,.0f} {m.plays_per_second:13,.0f}  "
                 + ", ".join(ratios)

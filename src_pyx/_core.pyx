@@ -26,6 +26,9 @@ cnp.import_array()
 
 cdef extern from *:
     """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    #error "nardy_fast's core reads and writes boards eight points to a word: it needs a little-endian machine"
+    #endif
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -72,6 +75,8 @@ cdef uint64_t KX[2][2][26 * 16]
 cdef uint64_t KY[2][2][26 * 16]
 # the same keys by signed count (X > 0, Y < 0): [family][colour][m * 32 + 16 + c]
 cdef uint64_t KS[2][2][26 * 32]
+# what a step changes: KD[..][m * 32 + 16 + c] = KS[..][m * 32 + 16 + c] ^ KS[..][m * 32 + 15 + c] (c > -16)
+cdef uint64_t KD[2][2][26 * 32]
 # bar and off keys of side s holding n: [s][n]
 cdef uint64_t KBAR[2][16]
 cdef uint64_t KOFF[2][16]
@@ -118,6 +123,9 @@ cdef void _init_tables():
                     KS[fam][col][m * 32 + 16 + c] = KX[fam][col][m * 16 + c]
                     KS[fam][col][m * 32 + 16 - c] = KY[fam][col][m * 16 + c]
                 KS[fam][col][m * 32] = 0
+                KD[fam][col][m * 32] = 0
+                for c in range(1, 32):
+                    KD[fam][col][m * 32 + c] = KS[fam][col][m * 32 + c] ^ KS[fam][col][m * 32 + c - 1]
     for s in range(2):
         KBAR[s][0] = 0
         KOFF[s][0] = 0
@@ -366,6 +374,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
     g.kx = &KX[fam][col][0]
     g.ky = &KY[fam][col][0]
     g.ks = &KS[fam][col][0]
+    g.kd = &KD[fam][col][0]
     g.kxbar = &KBAR[col][0]
     g.kybar = &KBAR[1 - col][0]
     g.kxoff = &KOFF[col][0]
@@ -577,7 +586,9 @@ cdef int levels_search(Gen *g) noexcept nogil:
         cur = &g.levels[level]
         nxt = &g.levels[level + 1]
         nxt.n = 0
-        if table_reset(&g.table, cur.n * 16) < 0:
+        # sized for twice this level's nodes, it doubles itself when half full: sized for the most a level can
+        # grow (16 times), it made crazy ladders fault in hundreds of megabytes of pages for each batch
+        if table_reset(&g.table, cur.n * 2) < 0:
             return -1
         for i in range(cur.n):
             n = &cur.data[i]
@@ -887,7 +898,7 @@ cdef inline uint16_t play(const Gen *g, const int8_t *before, int8_t *after, uin
     if src == BAR_POINT:
         key[0] ^= g.kxbar[c] ^ g.kxbar[c - 1]
     else:
-        key[0] ^= g.ks[src * 32 + 16 + c] ^ g.ks[src * 32 + 15 + c]
+        key[0] ^= g.kd[src * 32 + 16 + c]
         if c == 1:
             xmask[0] &= ~(1u << (src - 1))
     after[src] = c - 1
@@ -899,11 +910,11 @@ cdef inline uint16_t play(const Gen *g, const int8_t *before, int8_t *after, uin
         c = before[dst]
         if c == -1:
             # a hit (short): Y's blot to Y's bar
-            key[0] ^= g.ks[dst * 32 + 15] ^ g.kybar[before[YBAR]] ^ g.kybar[before[YBAR] + 1]
+            key[0] ^= g.kd[dst * 32 + 16] ^ g.kybar[before[YBAR]] ^ g.kybar[before[YBAR] + 1]
             after[YBAR] = before[YBAR] + 1
             c = 0
             hit = 1
-        key[0] ^= g.ks[dst * 32 + 16 + c] ^ g.ks[dst * 32 + 17 + c]
+        key[0] ^= g.kd[dst * 32 + 17 + c]
         after[dst] = c + 1
         xmask[0] |= 1u << (dst - 1)
     return <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
@@ -1092,30 +1103,37 @@ cdef inline uint64_t negated(uint64_t x) noexcept nogil:
     return ((n & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL) ^ (n & 0x8080808080808080ULL)
 
 
-cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
-    """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), eight points at a time;
-    the same map takes them back. Words are loaded and stored whole: a wide load of bytes just stored in
-    narrower pieces waits for them."""
-    cdef uint64_t w0, w1, w2, v0, v1, v2
-    if col == 0:
-        memcpy(out, board, 24)
-        return
+cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
+    """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), as three words of eight
+    points; the same map takes them back. Words are loaded whole: a wide load of bytes just stored in narrower
+    pieces waits for them."""
+    cdef uint64_t w0, w1, w2
     memcpy(&w0, board, 8)
     memcpy(&w1, board + 8, 8)
     memcpy(&w2, board + 16, 8)
-    if long_family:
+    if col == 0:
+        w[0] = w0
+        w[1] = w1
+        w[2] = w2
+    elif long_family:
         # White's M1..M12 are Black's M13..M24 and the other way round: bytes 12..23, then 0..11
-        v0 = negated((w1 >> 32) | (w2 << 32))
-        v1 = negated((w2 >> 32) | (w0 << 32))
-        v2 = negated((w0 >> 32) | (w1 << 32))
+        w[0] = negated((w1 >> 32) | (w2 << 32))
+        w[1] = negated((w2 >> 32) | (w0 << 32))
+        w[2] = negated((w0 >> 32) | (w1 << 32))
     else:
         # White's M m is Black's M 25-m
-        v0 = negated(__builtin_bswap64(w2))
-        v1 = negated(__builtin_bswap64(w1))
-        v2 = negated(__builtin_bswap64(w0))
-    memcpy(out, &v0, 8)
-    memcpy(out + 8, &v1, 8)
-    memcpy(out + 16, &v2, 8)
+        w[0] = negated(__builtin_bswap64(w2))
+        w[1] = negated(__builtin_bswap64(w1))
+        w[2] = negated(__builtin_bswap64(w0))
+
+
+cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
+    """``renumbered`` into ``out``, stored in whole words."""
+    cdef uint64_t w[3]
+    renumbered(board, w, col, long_family)
+    memcpy(out, &w[0], 8)
+    memcpy(out + 8, &w[1], 8)
+    memcpy(out + 16, &w[2], 8)
 
 
 cdef inline void board_of(const Gen *g, const Result *r, Pos *out) noexcept nogil:
@@ -1127,34 +1145,83 @@ cdef inline void board_of(const Gen *g, const Result *r, Pos *out) noexcept nogi
     out.off[col] = r.b[XOFF]
 
 
+cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
+    """Bytes ``8 * index`` up to ``8 * index + 7`` of ``row`` (rows need no alignment)."""
+    memcpy((<char *> row) + 8 * index, &word, 8)
+
+
+cdef inline void unfinished_row(const Result *r, const uint64_t *template, Pos *row, int col,
+                                bint long_family) noexcept nogil:
+    """The row of a result that does not end the game: its board, bars and X's off laid into the ``template``
+    row (eight words) of its search, made in registers and stored a word at a time."""
+    cdef uint64_t w[3]
+    cdef uint32_t u
+    renumbered(&r.b[1], w, col, long_family)
+    store_word(row, 0, w[0])
+    store_word(row, 1, w[1])
+    store_word(row, 2, w[2])
+    # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds r.b[24..27]: M24, X's bar, Y's bar, X's off
+    memcpy(&u, &r.b[HEAD], 4)
+    if col == 0:
+        store_word(row, 3, (template[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
+    else:
+        store_word(row, 3, (template[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u))
+    store_word(row, 4, template[4])
+    store_word(row, 5, template[5])
+    store_word(row, 6, template[6])
+    store_word(row, 7, template[7])
+
+
+cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
+                                    uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras, int extra,
+                                    int col, bint long_family) noexcept nogil:
+    """``unfinished_row`` for results ``start`` up to ``end``, until one ends the game; returns where it
+    stopped."""
+    cdef int32_t i = start
+    while i < end and res[i].b[XOFF] != 15:
+        unfinished_row(&res[i], template, &rows[i], col, long_family)
+        if keys != NULL:
+            keys[i] = res[i].key ^ template_key
+        if extras != NULL:
+            extras[i] = extra
+        i += 1
+    return i
+
+
 cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys,
                         uint8_t *extras) noexcept nogil:
     """Every result's next position, key and extra roll (``keys`` and ``extras`` may be NULL). The results of
     one search played the same dice, so all but finished games share every field besides the board, bars and
-    off: the first unfinished one serves as a template for the others."""
-    cdef Pos template
+    off: the first unfinished one serves as a template for the others (``unfinished_rows``, one copy for each
+    way to renumber the board, so that each loop knows its own)."""
+    cdef uint64_t template[8]
     cdef uint64_t template_key = 0, key
     cdef int template_extra = 0, extra, have = 0
-    cdef int32_t i
-    cdef const Result *r
-    for i in range(g.nres):
-        r = &g.res[i]
-        if have and r.b[XOFF] != 15:
-            memcpy(&rows[i], &template, sizeof(Pos))
-            board_of(g, r, &rows[i])
-            key = r.key ^ template_key
-            extra = template_extra
-        else:
-            key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
-            if r.b[XOFF] != 15:
-                memcpy(&template, &rows[i], sizeof(Pos))
-                template_key = key ^ r.key
-                template_extra = extra
-                have = 1
+    cdef int32_t i = 0, n = g.nres
+    cdef const Result *res = g.res
+    while i < n:
+        if have and res[i].b[XOFF] != 15:
+            if g.color == 0:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
+                                    False)
+            elif g.long_family:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    True)
+            else:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    False)
+            continue
+        key = result_pos(g, p, &res[i], d1, d2, &rows[i], &extra)
+        if res[i].b[XOFF] != 15:
+            memcpy(template, &rows[i], sizeof(Pos))
+            template_key = key ^ res[i].key
+            template_extra = extra
+            have = 1
         if keys != NULL:
             keys[i] = key
         if extras != NULL:
             extras[i] = extra
+        i += 1
 
 
 cdef inline bint is_over(const Pos *p) noexcept nogil:

@@ -78,6 +78,7 @@ ctypedef struct Gen:
     Table table
     # ... or depth first over one board (up to four dice), undoing each step
     const uint64_t *ks     # key of the signed count c on M m (X > 0): ks[m * 32 + 16 + c]
+    const uint64_t *kd     # ks[m * 32 + 16 + c] ^ ks[m * 32 + 15 + c]: a step's change on M m
     int8_t b[32]           # the board being searched, laid out as Result.b
     uint32_t xmask
     uint64_t key

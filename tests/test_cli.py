@@ -56,7 +56,7 @@ def test_balanced_split_covers_every_row_in_order_by_work(variant: str) -> None:
     assert [len(r) for r, _ in bench.balanced_parts(rows[:300], rolls[:300], 3)] == [len(p) for p in parts]
 
 
-def test_batched_on_threads_counts_every_child() -> None:
+def test_batched_on_threads_and_processes_counts_every_child() -> None:
     rows, rolls = corpus.load("short")
     rows, rolls = rows[:300], rolls[:300]
     plays = len(nardy_fast.batch_children(rows, rolls)[0])
@@ -64,6 +64,7 @@ def test_batched_on_threads_counts_every_child() -> None:
         bench.batched(rows, rolls)()
         == bench.batched(rows, rolls, 2)()
         == bench.batched(rows, rolls, 3)()
+        == bench.in_processes(rows, rolls, 2)()
         == plays
     )
 
