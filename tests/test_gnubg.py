@@ -25,6 +25,7 @@ from strategies import Roll, Spec, rolls, specs
 
 import nardy_fast
 from nardy_fast import corpus
+from nardy_fast.perft import perft_cases
 from nardy_fast.position import Position
 
 gnubg_nn = pytest.importorskip(
@@ -147,3 +148,33 @@ def primed_stragglers(draw: st.DrawFn) -> tuple[Spec, Roll]:
 def test_primed_stragglers_match_gnubg(Position: type[Position], spec_roll: tuple[Spec, Roll]) -> None:
     spec, roll = spec_roll
     assert_moves_match_gnubg(spec.build(Position), roll)
+
+
+def gnubg_perft(board: GnubgBoard, depth: int) -> int:
+    """perft (``nardy_fast.perft``'s definition) by GNU Backgammon alone: the 21 rolls at each ply, one pass
+    where it finds no move, then the other side on roll; a side with no checker left has won (no moves)."""
+    if depth == 0:
+        return 1
+    if not any(board[0]) or not any(board[1]):
+        return 0
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            keys = gnubg_nn.moves([list(board[0]), list(board[1])], d1, d2)
+            if depth == 1:
+                total += max(1, len(keys))
+                continue
+            results = [gnubg_nn.boardfromkey(key) for key in keys] or [board]
+            total += sum(gnubg_perft((player, opponent), depth - 1) for opponent, player in results)
+    return total
+
+
+def test_shipped_short_perft_counts_match_gnubg() -> None:
+    """The short-nardy counts in ``nardy_fast/data/perft.txt`` (which tests/test_perft.py holds both
+    implementations to) up to two plies, recounted by GNU Backgammon: the start's are derived that way."""
+    cases = [c for c in perft_cases() if c.text.startswith("short ") and c.depth <= 2]
+    assert len(cases) >= 3
+    for case in cases:
+        position = nardy_fast.reference.Position.from_text(case.text)
+        board = gnubg_board(position.board, position.bar, position.turn)
+        assert gnubg_perft(board, case.depth) == case.count, case
