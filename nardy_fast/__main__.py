@@ -3,7 +3,8 @@
 * ``python -m nardy_fast`` (= ``bench``): positions/s and plays/s of the reference and the core, per variant,
   on the embedded corpus, with their ratios.
 * ``python -m nardy_fast perft``: move paths from the start of every variant or a given position, ``--divide``
-  by first move, ``--check`` against the hand-derived counts shipped with the package.
+  by first move, ``--check`` against the counts shipped with the package (derived by hand, one by GNU
+  Backgammon).
 * ``python -m nardy_fast corpus``: rebuild the embedded corpus (seeded self-play).
 """
 
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     perft_parser.add_argument("--depth", type=int, default=2)
     perft_parser.add_argument("--position", metavar="TEXT", help="a position text instead of the start")
     perft_parser.add_argument("--divide", action="store_true", help="print the count of every first move")
-    perft_parser.add_argument("--check", action="store_true", help="check the shipped hand-derived counts")
+    perft_parser.add_argument("--check", action="store_true", help="check the shipped counts")
     corpus_parser = commands.add_parser("corpus", help="rebuild the embedded benchmark corpus")
     corpus_parser.add_argument("--size", type=int, default=corpus.SIZE)
     args = parser.parse_args(argv)

@@ -61,7 +61,7 @@ def perft(position: Position, depth: int) -> int:
 
 
 class PerftCase(NamedTuple):
-    """One line of the shipped perft data file: a position text, a depth and the hand-derived count."""
+    """One line of the shipped perft data file: a position text, a depth and the count its comment derives."""
 
     text: str
     depth: int

@@ -1,5 +1,6 @@
-"""perft against the hand-derived counts shipped in ``nardy_fast/data/perft.txt``, and the short-nardy opening
-table of issue 2 (the distinct results of every opening roll, as every public backgammon engine agrees)."""
+"""perft against the counts shipped in ``nardy_fast/data/perft.txt`` (derived by hand, one by GNU Backgammon),
+and the short-nardy opening table of issue 2 (the distinct results of every opening roll, as every public
+backgammon engine agrees)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ SHORT_OPENING = {
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.text}@{c.depth}")
-def test_perft_matches_hand_derived_count(Position: type[nardy_fast.reference.Position], case: PerftCase) -> None:
+def test_perft_matches_shipped_count(Position: type[nardy_fast.reference.Position], case: PerftCase) -> None:
     position = Position.from_text(case.text)
     found = nardy_fast.perft(position, case.depth)
     if found != case.count and case.depth > 0:
