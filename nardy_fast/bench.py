@@ -14,6 +14,7 @@ in two processes, which share nothing, say how fast the machine lets any two wor
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import statistics
 import time
@@ -187,7 +188,8 @@ def in_processes(rows: Rows, rolls: Rows, count: int = 2) -> Callable[[], int]:
 
     def stop() -> None:
         for connection, worker in zip(connections, workers):
-            connection.send(False)
+            with contextlib.suppress(OSError):  # a worker that died has nothing to stop
+                connection.send(False)
             worker.join()
 
     work()  # untimed: the workers import the package
