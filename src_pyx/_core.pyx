@@ -659,6 +659,13 @@ cdef int results_reserve(Gen *g, int32_t need) noexcept nogil:
     return 0
 
 
+cdef inline Result *next_result(Gen *g) noexcept nogil:
+    """The place of the next result (``g.res[g.nres]``), made room for; NULL when memory ran out."""
+    if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
+        return NULL
+    return &g.res[g.nres]
+
+
 cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
     cdef const uint64_t *u = <const uint64_t *> r.b
     cdef const uint64_t *v = <const uint64_t *> b
@@ -691,17 +698,17 @@ cdef inline int record(Gen *g, const int8_t *board, uint64_t key, uint32_t used,
     look = look and not g.distinct
     if depth > g.best and deeper(g, depth, look) < 0:
         return -1
-    if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
+    r = next_result(g)
+    if r == NULL:
         return -1
-    r = &g.res[g.nres]
     memcpy(r.b, board, sizeof(r.b))
     return keep(g, r, key, used, depth, look)
 
 
 cdef inline int keep(Gen *g, Result *r, uint64_t key, uint32_t used, int depth, bint look) noexcept nogil:
     """Keep the board written at ``r`` (``g.res[g.nres]``, reached by the first ``depth`` steps of ``g.path``)
-    as a result unless it is one already. Only results that may meet another are looked up (``look``), and only they enter the table;
-    -1 when memory ran out."""
+    as a result unless it is one already. Only results that may meet another are looked up (``look``), and only
+    they enter the table; -1 when memory ran out."""
     cdef int found
     r.key = key
     r.used = used
@@ -928,9 +935,9 @@ cdef inline int leaf_step(Gen *g, int src, int dst, int die, int dice_index, bin
     cdef int depth = g.depth + 1
     cdef bint look
     cdef Result *r
-    if g.nres == g.res_cap and results_reserve(g, g.nres + 1) < 0:
+    r = next_result(g)
+    if r == NULL:
         return -1
-    r = &g.res[g.nres]
     memcpy(r.b, g.b, 32)
     set_step(g, g.depth, play(g, g.b, r.b, &key, &xmask, src, dst, die, special))
     # a candidate when (B) holds (RULES §1.7)
@@ -1062,8 +1069,9 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
     cdef bint finished = n.b[XOFF] == 15
     cdef bint again = False
     cdef uint64_t key = n.key ^ g.static_key
-    memcpy(out, p, sizeof(Pos))
-    board_of(g, n, out)
+    cdef uint64_t base[8]
+    memcpy(base, p, sizeof(Pos))
+    result_row(n, base, out, col, g.long_family)
     if not segment:
         out.first[col] = 0
     # §5.2 remainder (gulbar, crazy; not after a segment or a finish)
@@ -1136,24 +1144,15 @@ cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_f
     memcpy(out + 16, &w[2], 8)
 
 
-cdef inline void board_of(const Gen *g, const Result *r, Pos *out) noexcept nogil:
-    """The board, bars and X's off of a result, back in White's numbering."""
-    cdef int col = g.color
-    renumber(&r.b[1], out.board, col, g.long_family)
-    out.bar[col] = r.b[BAR_POINT]
-    out.bar[1 - col] = r.b[YBAR]
-    out.off[col] = r.b[XOFF]
-
-
 cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
     """Bytes ``8 * index`` up to ``8 * index + 7`` of ``row`` (rows need no alignment)."""
     memcpy((<char *> row) + 8 * index, &word, 8)
 
 
-cdef inline void unfinished_row(const Result *r, const uint64_t *template, Pos *row, int col,
-                                bint long_family) noexcept nogil:
-    """The row of a result that does not end the game: its board, bars and X's off laid into the ``template``
-    row (eight words) of its search, made in registers and stored a word at a time."""
+cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int col, bint long_family
+                            ) noexcept nogil:
+    """The row of result ``r``: its board (back in White's numbering), bars and X's off laid into ``base`` (the
+    eight words of the row searched, or of its first result), made in registers and stored a word at a time."""
     cdef uint64_t w[3]
     cdef uint32_t u
     renumbered(&r.b[1], w, col, long_family)
@@ -1163,23 +1162,23 @@ cdef inline void unfinished_row(const Result *r, const uint64_t *template, Pos *
     # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds r.b[24..27]: M24, X's bar, Y's bar, X's off
     memcpy(&u, &r.b[HEAD], 4)
     if col == 0:
-        store_word(row, 3, (template[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
+        store_word(row, 3, (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
     else:
-        store_word(row, 3, (template[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u))
-    store_word(row, 4, template[4])
-    store_word(row, 5, template[5])
-    store_word(row, 6, template[6])
-    store_word(row, 7, template[7])
+        store_word(row, 3, (base[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u))
+    store_word(row, 4, base[4])
+    store_word(row, 5, base[5])
+    store_word(row, 6, base[6])
+    store_word(row, 7, base[7])
 
 
 cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
                                     uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras, int extra,
                                     int col, bint long_family) noexcept nogil:
-    """``unfinished_row`` for results ``start`` up to ``end``, until one ends the game; returns where it
-    stopped."""
+    """``result_row`` on the ``template`` for results ``start`` up to ``end``, until one ends the game; returns
+    where it stopped."""
     cdef int32_t i = start
     while i < end and res[i].b[XOFF] != 15:
-        unfinished_row(&res[i], template, &rows[i], col, long_family)
+        result_row(&res[i], template, &rows[i], col, long_family)
         if keys != NULL:
             keys[i] = res[i].key ^ template_key
         if extras != NULL:
