@@ -14,8 +14,15 @@ from . import reference  # first: its import completes the cycle batch -> state 
 # isort: split
 from . import batch
 from .batch import WIDTH, batch_children, children
-from .errors import IllegalMoveError, InvalidDiceError, InvalidNotationError, InvalidPositionError, NardyError
-from .perft import divide, perft
+from .errors import (
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidNotationError,
+    InvalidPositionError,
+    NardyError,
+    SearchLimitError,
+)
+from .perft import MAX_PERFT_DEPTH, divide, perft
 from .position import ROLLS, Move, Step
 from .variants import VARIANTS
 
@@ -28,6 +35,7 @@ __all__ = [
     "Step",
     "perft",
     "divide",
+    "MAX_PERFT_DEPTH",
     "children",
     "batch_children",
     "WIDTH",
@@ -37,6 +45,7 @@ __all__ = [
     "InvalidNotationError",
     "InvalidDiceError",
     "IllegalMoveError",
+    "SearchLimitError",
 ]
 __version__ = "0.1.0"
 

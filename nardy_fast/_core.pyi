@@ -36,23 +36,28 @@ class Move:
 class Generator:
     """A reusable search workspace."""
 
-def engine(position: Position, roll: Optional[tuple[int, int]]) -> list[_Move]:
-    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list)."""
+def engine(position: Position, roll: Optional[tuple[int, int]], limit: int = 0) -> list[_Move]:
+    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list), bounded by
+    ``limit`` (0: none)."""
 
-def legal_moves(position: Position, dice: Optional[Sequence[int]] = None) -> list[_Move]:
-    """``Position.legal_moves`` of the core: the common case checked in C, anything else by the shared code."""
+def legal_moves(
+    position: Position, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None
+) -> list[_Move]:
+    """``Position.legal_moves``: every legal move for ``dice``, one per distinct result."""
 
 def position_key(state: State) -> int:
     """The Zobrist key of a ``State`` (equals ``nardy_fast.zobrist.position_key``)."""
 
 def perft(state: State, depth: int) -> int:
-    """perft of a ``State`` (see :func:`nardy_fast.perft`), computed without Python objects."""
+    """perft of a ``State`` (see :func:`nardy_fast.perft`), computed without Python objects or the GIL."""
 
 def batch_children(
-    positions: npt.NDArray[np.int8], rolls: npt.NDArray[np.int8]
-) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.uint64], int]:
-    """Children of N packed rows for N rolls: ``(children, offsets, keys, bad)``, ``bad`` -1 or the first row
-    that failed its checks (``bad + N`` for its roll)."""
+    positions: npt.NDArray[np.int8], rolls: npt.NDArray[np.int8], limit: int = 0
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.uint64], int, bool]:
+    """Children of N packed rows for N rolls: ``(children, offsets, keys, bad, over)``, ``bad`` -1 or the first
+    row that failed its checks (``bad + N`` for its roll) or, with ``over``, whose search exceeded ``limit``."""
 
-def children(position: Any, dice: Optional[Sequence[int]] = None) -> Optional[npt.NDArray[np.int8]]:
+def children(
+    position: Any, dice: Optional[Sequence[int]] = None, limit: int = 0
+) -> Optional[npt.NDArray[np.int8]]:
     """The children of one packed row, or ``None`` for anything the caller must explain."""

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Optional, cast
 import numpy as np
 import numpy.typing as npt
 
-from .errors import InvalidDiceError, InvalidPositionError, NardyError, field_error
-from .state import State, make_state
+from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
+from .state import State, check_limit, limit_error, make_state
 from .variants import FLAG_SPECS, VARIANTS
 
 if TYPE_CHECKING:
@@ -109,9 +109,25 @@ def unpack(row: object) -> State:
     )
 
 
+def _array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.NDArray[np.generic]:
+    """``np.asarray(value)`` of an integer dtype, or ``cls`` naming ``field`` (ragged lists, objects, floats;
+    a ``bool`` among Python numbers)."""
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError, OverflowError):
+        array = None
+    if array is None or array.dtype.kind not in "iu":
+        raise field_error(cls, field, f"must be an integer array of shape {shape}", value)
+    if not isinstance(value, np.ndarray) and any(
+        isinstance(v, (bool, np.bool_)) for v in np.asarray(value, dtype=object).flat
+    ):
+        raise field_error(cls, field, "must hold integers, not booleans", value)
+    return array
+
+
 def _rows(positions: object, field: str) -> Rows:
     """A C-contiguous ``int8`` matrix of positions, without silent wrap-around of out-of-range values."""
-    array = np.asarray(positions)
+    array = _array(positions, field, NardyError, f"(N, {WIDTH})")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != WIDTH or array.dtype.kind not in "iu":
@@ -124,7 +140,7 @@ def _rows(positions: object, field: str) -> Rows:
 
 
 def _rolls(rolls: object, count: int) -> Rows:
-    array = np.asarray(rolls)
+    array = _array(rolls, "rolls", InvalidDiceError, f"({count}, 2)")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] not in (1, count) or array.dtype.kind not in "iu":
@@ -149,9 +165,10 @@ def _explain(positions: Rows, rolls: Rows, index: int) -> NardyError:
 
 
 def python_batch_children(
-    positions: object, rolls: object, position_class: type[Position]
+    positions: object, rolls: object, position_class: type[Position], max_results: Optional[int] = None
 ) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
     """``batch_children`` computed through ``position_class`` objects (the reference implementation)."""
+    limit = check_limit(max_results)
     matrix = _rows(positions, "positions")
     roll_rows = _rolls(rolls, len(matrix))
     offsets = np.zeros(len(matrix) + 1, dtype=np.int64)
@@ -165,7 +182,11 @@ def python_batch_children(
         d1, d2 = (int(v) for v in roll_rows[index if len(roll_rows) > 1 else 0])
         if (position.pending and (d1, d2) != (0, 0)) or (not position.pending and not (d1 and d2)):
             raise _explain(matrix, roll_rows, index + len(matrix))
-        for move in position.legal_moves(None if position.pending else (d1, d2)):
+        try:
+            moves = position.legal_moves(None if position.pending else (d1, d2), max_results=limit or None)
+        except SearchLimitError as error:
+            raise type(error)(f"positions[{index}]: {error}") from None
+        for move in moves:
             rows.append(pack(move.result.state))
             keys.append(move.result.zobrist)
         offsets[index + 1] = len(rows)
@@ -180,14 +201,17 @@ def use_core(core: Optional[ModuleType]) -> None:
 
 
 def batch_children(
-    positions: object, rolls: object
+    positions: object, rolls: object, *, max_results: Optional[int] = None
 ) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
     """All children of N positions, in CSR form, with no Python object per child.
 
     ``positions`` is an integer array (N, 64) of rows, ``rolls`` an array (N, 2), or one roll for all; a row
     whose position has a pending list takes the roll (0, 0). Returns ``(children, offsets, keys)``: the
     children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in ``legal_moves`` order) with their
-    Zobrist keys in ``keys``. The compiled core releases the GIL while it works, so threads scale.
+    Zobrist keys in ``keys``. The compiled core releases the GIL while it works, so threads scale; it reads
+    each row once, into memory of its own, so an array changed by another thread meanwhile gives the children
+    of the rows as they were read, or an error, never a crash. ``max_results`` bounds each row's search as in
+    ``Position.legal_moves`` (the error names the row).
 
     The core's ``children`` and ``keys`` are views of buffers with room to spare (24 rows per position, or a
     larger buffer an earlier call freed; room never written is not mapped in large outputs). Freed buffers, up
@@ -196,21 +220,26 @@ def batch_children(
     if _core is None:
         from . import Position
 
-        return python_batch_children(positions, rolls, Position)
+        return python_batch_children(positions, rolls, Position, max_results)
+    limit = check_limit(max_results)
     matrix = _rows(positions, "positions")
     roll_rows = _rolls(rolls, len(matrix))
-    children_rows, offsets, keys, bad = _core.batch_children(matrix, roll_rows)
+    children_rows, offsets, keys, bad, over = _core.batch_children(matrix, roll_rows, limit)
+    if over:
+        error = limit_error(limit)
+        raise type(error)(f"positions[{bad}]: {error}")
     if bad >= 0:
         raise _explain(matrix, roll_rows, bad)
     return children_rows, offsets, keys
 
 
-def children(position: object, dice: Optional[Sequence[int]] = None) -> Rows:
-    """The children of one position row for ``dice`` (omitted for a pending list), as one (k, 64) array."""
+def children(position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> Rows:
+    """The children of one position row for ``dice`` (omitted for a pending list), as one (k, 64) array;
+    ``max_results`` as in ``Position.legal_moves``."""
     if _core is not None:
-        found = _core.children(position, dice)
+        found = _core.children(position, dice, check_limit(max_results))
         if found is not None:
             return found  # type: ignore[no-any-return]
     roll = (0, 0) if dice is None else dice
-    one_row = np.ndim(cast("npt.ArrayLike", position)) == 1
-    return batch_children(np.asarray(position)[None, :] if one_row else position, roll)[0]
+    row = _rows(position, "positions")
+    return batch_children(row, roll, max_results=max_results)[0]

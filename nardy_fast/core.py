@@ -20,10 +20,11 @@ class Position(_Position):
 
     __slots__ = ("_packed",)
     _engine: ClassVar[Engine] = staticmethod(_core.engine)
-    legal_moves = _core.legal_moves  # the common case checked in C
+    legal_moves = _core.legal_moves  # the common case checked in C, with the same docstring
 
-    def __init__(self, state: State, key: Optional[int] = None, packed: Optional[bytes] = None) -> None:
-        super().__init__(state, _core.position_key(state) if key is None else key)
+    def _init(self, state: State, key: Optional[int], packed: Optional[bytes]) -> None:
+        self._state = state
+        self._key = _core.position_key(state) if key is None else key
         self._packed = packed
 
     def _perft(self, depth: int) -> int:

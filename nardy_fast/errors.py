@@ -2,7 +2,8 @@
 
 Every error is a ``ValueError`` subclass whose message names the offending field and quotes the value, so
 that a caller can tell what to fix without reading the library's source. Both implementations raise the same
-class with the same message for the same input.
+class with the same message for the same input. A quoted value is cut to :data:`QUOTE_LIMIT` characters, so
+that a huge input gives a short message.
 """
 
 from __future__ import annotations
@@ -13,8 +14,14 @@ __all__ = [
     "InvalidNotationError",
     "InvalidDiceError",
     "IllegalMoveError",
+    "SearchLimitError",
+    "QUOTE_LIMIT",
+    "quote",
     "field_error",
 ]
+
+#: The most characters of an input that an error message quotes.
+QUOTE_LIMIT = 200
 
 
 class NardyError(ValueError):
@@ -37,6 +44,22 @@ class IllegalMoveError(NardyError):
     """A move is malformed or not among the legal moves for the roll."""
 
 
+class SearchLimitError(NardyError):
+    """A move search needed more positions than its ``max_results`` allows."""
+
+
+def quote(value: object) -> str:
+    """``repr(value)``, cut to :data:`QUOTE_LIMIT` characters (its start and end kept)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not replace the error being reported
+        text = f"<{type(value).__name__} object>"
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    tail = QUOTE_LIMIT // 4
+    return f"{text[: QUOTE_LIMIT - tail - 5]} ... {text[-tail:]}"
+
+
 def field_error(cls: type[NardyError], field: str, problem: str, value: object) -> NardyError:
     """Build ``cls`` with the house message format: ``<field>: <problem> (got <value!r>)``."""
-    return cls(f"{field}: {problem} (got {value!r})")
+    return cls(f"{field}: {problem} (got {quote(value)})")

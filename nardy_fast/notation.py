@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from .errors import IllegalMoveError, InvalidNotationError, field_error
+from .errors import IllegalMoveError, InvalidNotationError, field_error, quote
 from .state import State
 from .variants import FLAG_SPECS, flag_from_text, flag_to_text, is_default
 
@@ -50,7 +50,7 @@ def _bad(text: str, problem: str) -> InvalidNotationError:
 
 
 def _pair(text: str, key: str, value: str) -> tuple[int, int]:
-    match = re.fullmatch(r"(\d+)/(\d+)", value)
+    match = re.fullmatch(r"([0-9]{1,9})/([0-9]{1,9})", value)
     if match is None:
         raise _bad(text, f"{key} must be written as {key}=W/B")
     return (int(match[1]), int(match[2]))
@@ -72,19 +72,21 @@ def parse_position(text: object) -> dict[str, object]:
     board = [0] * 24
     if cells != "-":
         for cell in cells.split(","):
-            match = re.fullmatch(r"(\d+):(-?\d+)", cell)
+            match = re.fullmatch(r"([0-9]{1,9}):(-?[0-9]{1,9})", cell)
             if match is None or not 1 <= int(match[1]) <= 24 or int(match[2]) == 0:
-                raise _bad(text, f"bad board entry {cell!r}, expected point:count with point 1..24")
+                raise _bad(text, f"bad board entry {quote(cell)}, expected point:count with point 1..24")
             if board[int(match[1]) - 1]:
                 raise _bad(text, f"point {match[1]} is listed twice")
             board[int(match[1]) - 1] = int(match[2])
     args: dict[str, object] = {"variant": variant, "board": board, "turn": "white" if turn == "w" else "black"}
     flags: dict[str, object] = {}
     flag_names = {spec.name for spec in FLAG_SPECS}
+    seen: set[str] = set()
     for token in rest:
         key, sep, value = token.partition("=")
-        if not sep or key in args or key in flags:
-            raise _bad(text, f"bad or repeated field {token!r}")
+        if not sep or key in seen:
+            raise _bad(text, f"bad or repeated field {quote(token)}")
+        seen.add(key)
         if key in ("bar", "off"):
             args[key] = _pair(text, key, value)
         elif key == "first":
@@ -92,18 +94,18 @@ def parse_position(text: object) -> dict[str, object]:
                 raise _bad(text, "first must be one of wb, w, b, -")
             args["first_roll"] = _FIRST_BACK[value]
         elif key == "pending":
-            if re.fullmatch(r"\d(,\d)*", value) is None:
+            if re.fullmatch(r"[0-9](,[0-9])*", value) is None:
                 raise _bad(text, "pending must be a comma-separated list of die values")
             args["pending"] = tuple(int(v) for v in value.split(","))
         elif key in flag_names:
             flags[key] = flag_from_text(key, value)
         else:
-            raise _bad(text, f"unknown field {key!r}")
+            raise _bad(text, f"unknown field {quote(key)}")
     args["flags"] = flags
     return args
 
 
-_STEP_CHAIN = re.compile(r"(bar|\d{1,2})((?:/(?:\d{1,2}|off)s?\*?)+)(?:\((\d)\))?")
+_STEP_CHAIN = re.compile(r"(bar|[0-9]{1,2})((?:/(?:[0-9]{1,2}|off)s?\*?)+)(?:\(([0-9])\))?")
 
 
 def parse_move(text: object) -> list[tuple[int, int]]:
@@ -116,13 +118,13 @@ def parse_move(text: object) -> list[tuple[int, int]]:
     for token in text.split():
         match = _STEP_CHAIN.fullmatch(token)
         if match is None:
-            raise field_error(IllegalMoveError, "move", f"cannot read step {token!r}", text)
+            raise field_error(IllegalMoveError, "move", f"cannot read step {quote(token)}", text)
         points = [25 if match[1] == "bar" else int(match[1])]
         for target in match[2].strip("/").split("/"):
             target = target.rstrip("*").rstrip("s")
             points.append(0 if target == "off" else int(target))
         if any(not 0 <= p <= 25 for p in points) or any(a <= b for a, b in pairwise(points)):
-            raise field_error(IllegalMoveError, "move", f"step {token!r} does not move forward", text)
+            raise field_error(IllegalMoveError, "move", f"step {quote(token)} does not move forward", text)
         chain = list(pairwise(points))
         pairs.extend(chain * int(match[3] or 1))
     return pairs

@@ -6,17 +6,33 @@ from importlib import resources
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from .errors import NardyError, field_error
+from .inputs import integer
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["perft", "divide", "PerftCase", "perft_cases"]
+__all__ = ["MAX_PERFT_DEPTH", "check_depth", "perft", "divide", "PerftCase", "perft_cases"]
+
+#: The deepest perft either implementation runs. Every ply multiplies the count by up to hundreds, so no
+#: real count comes near it; the bound keeps both implementations' recursion shallow and alike.
+MAX_PERFT_DEPTH = 64
 
 
-def _check_depth(depth: object) -> int:
-    if type(depth) is not int or depth < 0:
+def check_depth(depth: object) -> int:
+    """A perft depth: an integer ``0..MAX_PERFT_DEPTH``."""
+    value = integer(depth)
+    if value is None or value < 0:
         raise field_error(NardyError, "depth", "must be a non-negative integer", depth)
-    return depth
+    if value > MAX_PERFT_DEPTH:
+        raise field_error(NardyError, "depth", f"must be at most {MAX_PERFT_DEPTH}", depth)
+    return value
+
+
+def _check_position(position: object) -> None:
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise field_error(NardyError, "position", "must be a Position", position)
 
 
 def _rolls(position: Position) -> list[Optional[tuple[int, int]]]:
@@ -28,7 +44,8 @@ def _rolls(position: Position) -> list[Optional[tuple[int, int]]]:
 
 def divide(position: Position, depth: int) -> dict[str, int]:
     """perft split by first move: ``{"<roll> <move>": count}`` (``"pending <move>"`` for a transfer)."""
-    depth = _check_depth(depth)
+    _check_position(position)
+    depth = check_depth(depth)
     if depth == 0:
         raise field_error(NardyError, "depth", "must be at least 1 to divide", depth)
     rolls = _rolls(position)
@@ -42,8 +59,10 @@ def divide(position: Position, depth: int) -> dict[str, int]:
 
 def perft(position: Position, depth: int) -> int:
     """``perft(p, 0) = 1``; ``perft(p, d)`` sums ``perft(m.result, d−1)`` over the moves ``m`` of each of the
-    21 distinct rolls (or of the pending list alone). A finished game has no moves."""
-    depth = _check_depth(depth)
+    21 distinct rolls (or of the pending list alone). A finished game has no moves. ``depth`` is at most
+    :data:`MAX_PERFT_DEPTH`."""
+    _check_position(position)
+    depth = check_depth(depth)
     compiled = getattr(position, "_perft", None)
     if compiled is not None:
         return compiled(depth)  # type: ignore[no-any-return]

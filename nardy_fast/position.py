@@ -15,12 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch, notation, zobrist
-from .errors import IllegalMoveError, field_error
+from .errors import IllegalMoveError, NardyError, field_error
 from .reference.rules import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
-from .state import State, check_roll, make_state
+from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, FlagValue
 
-__all__ = ["Position", "Move", "Engine", "Step", "ROLLS"]
+__all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of"]
 
 #: The 21 distinct rolls, higher die first.
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -31,9 +31,33 @@ P = TypeVar("P", bound="Position")
 class Engine(Protocol):
     """A move generator: all legal moves of ``position`` for ``roll`` (``None`` plays the pending list)."""
 
-    def __call__(self, position: Position, roll: Optional[tuple[int, int]]) -> list[Move]:
-        """The legal moves of ``position`` for ``roll`` (``None``: the pending list), one per distinct result."""
+    def __call__(self, position: Position, roll: Optional[tuple[int, int]], limit: int) -> list[Move]:
+        """The legal moves of ``position`` for ``roll`` (``None``: the pending list), one per distinct result;
+        ``SearchLimitError`` when the search holds more than ``limit`` positions after one number of steps
+        (0: no limit)."""
         ...
+
+
+def _uninitialised(kind: str) -> NardyError:
+    """The error for an object made with ``__new__`` and never initialised."""
+    return NardyError(f"{kind.lower()}: was not made by the package's constructors (got an uninitialised {kind})")
+
+
+def move_of(parent: Position, roll: Optional[tuple[int, int]], result: Position) -> Move:
+    """The legal move of ``parent`` for ``roll`` that reaches ``result`` (how moves are unpickled)."""
+    if not isinstance(parent, Position) or not isinstance(result, Position):
+        raise field_error(IllegalMoveError, "move", "must join two positions", (parent, result))
+    for move in parent.legal_moves(roll):
+        if move.result == result:
+            return move
+    raise field_error(IllegalMoveError, "move", "is not legal for its roll", (parent, roll, result))
+
+
+def position_of(cls: type[P], text: str) -> P:
+    """``cls.from_text(text)`` (how positions are unpickled: the text is checked like any other)."""
+    if not (isinstance(cls, type) and issubclass(cls, Position)):
+        raise field_error(NardyError, "cls", "must be a Position class", cls)
+    return cls.from_text(text)
 
 
 class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move
@@ -66,6 +90,14 @@ class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers
         #: Whether the same side rolls again (six-one 6-1, gulbar full double; RULES §3.4, §5.3).
         self.extra_roll = extra_roll
 
+    def __getattr__(self, name: str) -> object:
+        if name in Move.__slots__:
+            raise _uninitialised("Move")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (move_of, (self.parent, self.roll, self.result))
+
     def __str__(self) -> str:
         return " ".join(map(str, self.steps)) or "pass"
 
@@ -86,16 +118,38 @@ class Position:
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
-    Build one with :meth:`start`, :meth:`from_board` or :meth:`from_text`; ask it for :meth:`legal_moves`.
+    Build one with :meth:`start`, :meth:`from_board`, :meth:`from_text` or :meth:`from_array`, or from a
+    :class:`~nardy_fast.state.State` (``Position(state)``, checked like ``from_board``); ask it for
+    :meth:`legal_moves`.
     """
 
     __slots__ = ("_state", "_key")
     _engine: ClassVar[Engine]
 
-    def __init__(self, state: State, key: Optional[int] = None) -> None:
-        """Wrap an already checked state; use the ``start``/``from_board``/``from_text`` constructors."""
+    def __init__(self, state: State) -> None:
+        """The position of ``state`` (e.g. ``position.state._replace(turn="black")``), checked field by field;
+        raises :class:`~nardy_fast.InvalidPositionError` as :meth:`from_board` does."""
+        self._init(check_state(state), None, None)
+
+    def _init(self, state: State, key: Optional[int], packed: Optional[bytes]) -> None:
+        """Fill the slots from a checked state (an implementation may keep more, e.g. its packed form)."""
         self._state = state
         self._key = key
+
+    @classmethod
+    def _trusted(cls: type[P], state: State, key: Optional[int] = None, packed: Optional[bytes] = None) -> P:
+        """A position of a state that the package itself checked or derived: no check is repeated."""
+        position = cls.__new__(cls)
+        position._init(state, key, packed)
+        return position
+
+    def __getattr__(self, name: str) -> object:
+        if name in ("_state", "_key", "_packed"):
+            raise _uninitialised("Position")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (position_of, (type(self), self.to_text()))
 
     # --- construction ----------------------------------------------------------------------------------
 
@@ -124,7 +178,7 @@ class Position:
         to move must play before rolling (gulbar, crazy). Rule flags are keyword arguments (RULES §8).
         Raises :class:`~nardy_fast.InvalidPositionError` for input that breaks a rule of RULES §1.3.
         """
-        return cls(make_state(variant, board, turn, bar, off, first_roll, pending, flags))
+        return cls._trusted(make_state(variant, board, turn, bar, off, first_roll, pending, flags))
 
     @classmethod
     def from_text(cls: type[P], text: str) -> P:
@@ -136,7 +190,7 @@ class Position:
     @classmethod
     def from_array(cls: type[P], array: object) -> P:
         """A position from its packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
-        return cls(batch.unpack(array))
+        return cls._trusted(batch.unpack(array))
 
     def to_array(self) -> npt.NDArray[np.int8]:
         """The packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
@@ -191,16 +245,22 @@ class Position:
 
     # --- moves ---------------------------------------------------------------------------------------------
 
-    def legal_moves(self, dice: Optional[Sequence[int]] = None) -> list[Move]:
+    def legal_moves(self, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> list[Move]:
         """Every legal move for ``dice``, one per distinct result (RULES §1.8), canonical steps.
 
         ``dice`` is a roll ``(d1, d2)``; it must be omitted when :attr:`pending` is non-empty. A finished game
         has no legal moves; a side that cannot play gets one empty move.
+
+        ``max_results`` bounds the search (crazy ladders can have millions of results): when it would hold
+        more than ``max_results`` positions reached by the same number of steps, the call raises
+        :class:`~nardy_fast.SearchLimitError`. The moves are such positions, so a call that returns has at
+        most ``max_results`` of them.
         """
         roll = check_roll(dice, self._state.pending)
+        limit = check_limit(max_results)
         if self.is_over():
             return []
-        return type(self)._engine(self, roll)
+        return type(self)._engine(self, roll, limit)
 
     def play(self: P, move: Union[Move, str], dice: Optional[Sequence[int]] = None) -> P:
         """The position after ``move`` (a :class:`Move` or a move text) for ``dice``.
@@ -211,7 +271,7 @@ class Position:
         if isinstance(move, Move) and dice is None and move.parent == self:
             dice = move.roll
         legal = self.legal_moves(dice)
-        roll = "the pending list" if dice is None else f"roll {tuple(dice)!r}"
+        roll = "the pending list" if dice is None else f"roll {check_roll(dice, ())!r}"
         if isinstance(move, Move):
             for candidate in legal:
                 if candidate.result == move.result:

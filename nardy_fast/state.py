@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple, Optional, cast
 
-from .errors import InvalidDiceError, InvalidPositionError, field_error
+from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
+from .inputs import boolean, integer, items
 from .reference.rules import block_is_legal, to_mover
 from .variants import LONG_FAMILY, VARIANTS, Flags, flag, normalize_flags
 
-__all__ = ["State", "make_state", "check_roll"]
+__all__ = ["State", "make_state", "check_state", "check_roll", "check_limit", "limit_error"]
 
 
 class State(NamedTuple):
@@ -29,41 +30,51 @@ class State(NamedTuple):
     flags: Flags
 
 
+def _ints(value: object, low: int, high: int) -> Optional[tuple[int, ...]]:
+    """The items of a sequence of integers ``low..high``, else ``None``."""
+    values = items(value)
+    if values is None:
+        return None
+    ints = tuple(integer(v) for v in values)
+    if any(v is None or not low <= v <= high for v in ints):
+        return None
+    return ints  # type: ignore[return-value]
+
+
 def _int_pair(field: str, value: object, low: int, high: int) -> tuple[int, int]:
-    if (
-        not isinstance(value, (tuple, list))
-        or len(value) != 2
-        or any(type(v) is not int or not low <= v <= high for v in value)
-    ):
+    pair = _ints(value, low, high)
+    if pair is None or len(pair) != 2:
         raise field_error(InvalidPositionError, field, f"must be two integers {low}..{high}", value)
-    return (value[0], value[1])
+    return (pair[0], pair[1])
 
 
 def _board(value: object) -> tuple[int, ...]:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+    board = items(value)
+    if board is None:
         raise field_error(InvalidPositionError, "board", "must be a sequence of 24 integers", value)
-    board = tuple(value)
     if len(board) != 24:
         raise field_error(InvalidPositionError, "board", f"must have 24 points, not {len(board)}", value)
+    cells = []
     for index, count in enumerate(board):
-        if not isinstance(count, int) or isinstance(count, bool) or not -15 <= count <= 15:
-            raise field_error(
-                InvalidPositionError, f"board[{index}]", "must be an integer -15..15", count
-            )
-    return tuple(int(c) for c in board)
+        number = integer(count)
+        if number is None or not -15 <= number <= 15:
+            raise field_error(InvalidPositionError, f"board[{index}]", "must be an integer -15..15", count)
+        cells.append(number)
+    return tuple(cells)
 
 
 def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
     """A pending transfer list (RULES §5.2, §1.8.1): a possible remainder of a gulbar/crazy roll."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+    if items(value) is None:
         raise field_error(InvalidPositionError, "pending", "must be a sequence of die values", value)
-    pending = tuple(value)
-    if not pending:
+    if not items(value):
         return ()
     if variant not in ("gulbar", "crazy"):
         raise field_error(InvalidPositionError, "pending", f"variant {variant!r} has no transfers", value)
-    if any(type(v) is not int or not 1 <= v <= 6 for v in pending):
+    values = _ints(value, 1, 6)
+    if values is None:
         raise field_error(InvalidPositionError, "pending", "values must be die values 1..6", value)
+    pending = values
     if len(pending) == 2 and pending[0] != pending[1]:
         return (max(pending), min(pending))
     if len(pending) == 1:
@@ -100,16 +111,14 @@ def make_state(
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise field_error(InvalidPositionError, "variant", f"must be one of {VARIANTS}", variant)
     flag_values = normalize_flags(variant, flags)
-    if turn not in ("white", "black") or not isinstance(turn, str):
+    if not isinstance(turn, str) or turn not in ("white", "black"):
         raise field_error(InvalidPositionError, "turn", "must be 'white' or 'black'", turn)
     cells = _board(board)
     bars = _int_pair("bar", bar, 0, 15)
     offs = _int_pair("off", off, 0, 15)
-    if (
-        not isinstance(first_roll, (tuple, list))
-        or len(first_roll) != 2
-        or any(type(v) is not bool for v in first_roll)
-    ):
+    firsts = items(first_roll)
+    first = None if firsts is None else tuple(boolean(v) for v in firsts)
+    if first is None or len(first) != 2 or None in first:
         raise field_error(InvalidPositionError, "first_roll", "must be two booleans", first_roll)
     if variant in LONG_FAMILY and bars != (0, 0):
         raise field_error(InvalidPositionError, "bar", f"variant {variant!r} has no bar", bar)
@@ -140,8 +149,23 @@ def make_state(
                     "checker past them, RULES §1.7 B)",
                     board,
                 )
-    first = (bool(first_roll[0]), bool(first_roll[1]))
-    return State(variant, turn, cells, bars, offs, first, pend, flag_values)
+    return State(variant, turn, cells, bars, offs, (bool(first[0]), bool(first[1])), pend, flag_values)
+
+
+def check_state(state: object) -> State:
+    """A ``State`` given by a user (``Position(state)``), checked field by field as :func:`make_state` does."""
+    if not isinstance(state, State):
+        raise field_error(InvalidPositionError, "state", "must be a State (as Position.state gives)", state)
+    pairs = items(state.flags)
+    names = None if pairs is None else [items(pair) for pair in pairs]
+    if names is None or any(pair is None or len(pair) != 2 or not isinstance(pair[0], str) for pair in names):
+        raise field_error(InvalidPositionError, "flags", "must be (name, value) pairs", state.flags)
+    flags: dict[str, object] = {str(pair[0]): pair[1] for pair in names}  # type: ignore[index]
+    if len(flags) != len(names):
+        raise field_error(InvalidPositionError, "flags", "must name each flag once", state.flags)
+    return make_state(
+        state.variant, state.board, state.turn, state.bar, state.off, state.first_roll, state.pending, flags
+    )
 
 
 def check_roll(dice: object, pending: tuple[int, ...]) -> Optional[tuple[int, int]]:
@@ -154,10 +178,24 @@ def check_roll(dice: object, pending: tuple[int, ...]) -> Optional[tuple[int, in
         return None
     if dice is None:
         raise field_error(InvalidDiceError, "dice", "a roll of two dice is required", dice)
-    if (
-        not isinstance(dice, (tuple, list))
-        or len(dice) != 2
-        or any(type(v) is not int or not 1 <= v <= 6 for v in dice)
-    ):
+    values = _ints(dice, 1, 6)
+    if values is None or len(values) != 2:
         raise field_error(InvalidDiceError, "dice", "must be two die values 1..6", dice)
-    return (dice[0], dice[1])
+    return (values[0], values[1])
+
+
+def check_limit(max_results: object) -> int:
+    """``max_results`` of a move search: ``None`` (no limit, returned as 0) or a positive integer."""
+    if max_results is None:
+        return 0
+    limit = integer(max_results)
+    if limit is None or limit < 1:
+        raise field_error(NardyError, "max_results", "must be a positive integer or None", max_results)
+    return min(limit, 1 << 62)  # beyond any search, and within the core's 64-bit counts
+
+
+def limit_error(limit: int) -> SearchLimitError:
+    """The error of a search that needed more than ``limit`` positions reached by one number of steps."""
+    return field_error(  # type: ignore[return-value]
+        SearchLimitError, "max_results", "the search needs more positions after one number of steps", limit
+    )

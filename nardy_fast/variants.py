@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
 from .errors import InvalidPositionError, field_error
+from .inputs import boolean, integer, items
 
 __all__ = [
     "VARIANTS",
@@ -61,8 +63,9 @@ class FlagSpec:
 
 def _choice(name: str, choices: tuple[FlagValue, ...]) -> Callable[[object], FlagValue]:
     def normalize(value: object) -> FlagValue:
+        number = integer(value)
         for choice in choices:
-            if type(value) is type(choice) and value == choice:
+            if number == choice if type(choice) is int else (type(value) is type(choice) and value == choice):
                 return choice
         raise field_error(InvalidPositionError, name, f"must be one of {choices!r}", value)
 
@@ -71,25 +74,28 @@ def _choice(name: str, choices: tuple[FlagValue, ...]) -> Callable[[object], Fla
 
 def _normalize_doubles(value: object) -> tuple[int, ...]:
     name = "first_roll_exception_doubles"
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+    given = items(value) if not isinstance(value, (set, frozenset)) else tuple(value)
+    if given is None:
         raise field_error(InvalidPositionError, name, "must be a collection of die values 1..6", value)
-    values = list(value)
-    if any(type(v) is not int or not 1 <= v <= 6 for v in values) or len(set(values)) != len(values):
+    values = [integer(v) for v in given]
+    dice = [v for v in values if v is not None and 1 <= v <= 6]
+    if len(dice) != len(values) or len(set(dice)) != len(dice):
         raise field_error(InvalidPositionError, name, "must be distinct die values 1..6", value)
-    return tuple(sorted(values, reverse=True))
+    return tuple(sorted(dice, reverse=True))
 
 
 def _normalize_bool(name: str) -> Callable[[object], FlagValue]:
     def normalize(value: object) -> FlagValue:
-        if type(value) is not bool:
+        truth = boolean(value)
+        if truth is None:
             raise field_error(InvalidPositionError, name, "must be True or False", value)
-        return value
+        return truth
 
     return normalize
 
 
 def _int_from_text(text: str) -> object:
-    return int(text) if text.isdigit() else text
+    return int(text) if re.fullmatch("[0-9]{1,9}", text) else text
 
 
 def _bool_from_text(text: str) -> object:
@@ -99,7 +105,7 @@ def _bool_from_text(text: str) -> object:
 def _doubles_from_text(text: str) -> object:
     if text == "-":
         return ()
-    if not all(c.isdigit() for c in text):
+    if re.fullmatch("[0-9]{1,9}", text) is None:
         return text
     return [int(c) for c in text]
 

@@ -7,6 +7,7 @@ that work on packed positions (:mod:`nardy_fast.batch`)."""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
+cimport cython
 from cpython.pycapsule cimport (PyCapsule_GetContext, PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_New,
                                 PyCapsule_SetContext)
 
@@ -16,10 +17,18 @@ cimport numpy as cnp
 from nardy_types cimport WIDTH, Gen, Node, NodeBuf, Pos, Result, Table
 
 from nardy_fast import zobrist as _zobrist
+from nardy_fast.errors import InvalidDiceError as _InvalidDiceError
+from nardy_fast.errors import InvalidPositionError as _InvalidPositionError
+from nardy_fast.errors import NardyError as _NardyError
+from nardy_fast.errors import field_error as _field_error
+from nardy_fast.perft import check_depth as _check_depth
 from nardy_fast.position import Move as _Move
+from nardy_fast.position import Position as _BasePosition
+from nardy_fast.position import _uninitialised
+from nardy_fast.position import move_of as _move_of
 from nardy_fast.reference.rules import Step as _Step
 from nardy_fast.state import State as _State
-from nardy_fast.state import check_roll as _check_roll
+from nardy_fast.state import limit_error as _limit_error
 from nardy_fast.variants import VARIANTS as _VARIANTS
 
 cnp.import_array()
@@ -45,6 +54,9 @@ cdef extern from *:
     }
     """
     void nardy_fast_huge_pages(void *p, size_t n) nogil
+    # not ``cpython.exc``'s declaration: that one makes Cython report and clear, in a ``noexcept`` function,
+    # the very exception (KeyboardInterrupt) that the caller must raise
+    int PyErr_CheckSignals() noexcept
     int __builtin_clz(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
     uint64_t __builtin_bswap64(uint64_t) nogil
@@ -60,6 +72,16 @@ cdef enum:
     FLAG_PER_STEP = 1
     FLAG_LADDER4 = 2
     FLAG_SIXONE_REQUIRES = 4
+    # what a search returns when it stops early
+    E_MEMORY = -1      # memory ran out
+    E_LIMIT = -2       # a level needed more nodes than Gen.limit (max_results)
+    E_SIGNAL = -3      # a signal handler raised (Ctrl-C): its exception is set
+    # a depth-first search of up to four dice never holds this many positions after one number of steps
+    # (after k equal dice a board is a multiset of k step kinds: 24 points, the bar and the special,
+    # C(26 + 4 - 1, 4) = 23,751 at k = 4; two different dice give at most (26 * 2)^2), so a search with a
+    # limit at least this large needs no level counts
+    DFS_LEVEL_BOUND = 100000
+    TICK_MASK = 4095   # a look for signals every 4096 ticks
     BAR_POINT = 25     # X's bar, as a step's source and as an index of Result.b
     YBAR = 26
     XOFF = 27
@@ -343,6 +365,15 @@ cdef void gen_free(Gen *g) noexcept nogil:
     g.res_cap = 0
 
 
+cdef size_t gen_bytes(const Gen *g) noexcept nogil:
+    """The bytes that the workspace's buffers hold."""
+    cdef size_t total = <size_t> g.table.alloc * sizeof(uint64_t)
+    cdef int i
+    for i in range(25):
+        total += <size_t> g.levels[i].cap * sizeof(Node)
+    return total + <size_t> g.res_cap * (sizeof(Result) + 24 * sizeof(uint16_t))
+
+
 cdef Gen *gen_new() noexcept nogil:
     cdef Gen *g = <Gen *> malloc(sizeof(Gen))
     if g != NULL:
@@ -589,13 +620,17 @@ cdef int levels_search(Gen *g) noexcept nogil:
         # sized for twice this level's nodes, it doubles itself when half full: sized for the most a level can
         # grow (16 times), it made crazy ladders fault in hundreds of megabytes of pages for each batch
         if table_reset(&g.table, cur.n * 2) < 0:
-            return -1
+            return E_MEMORY
         for i in range(cur.n):
             n = &cur.data[i]
             if n.xoff == 15 or (g.per_step and not n.legal):
                 continue
             if expand(g, n, i, nxt) < 0:
-                return -1
+                return E_MEMORY
+            if g.limit and nxt.n > g.limit:
+                return E_LIMIT
+            if tick(g) < 0:
+                return E_SIGNAL
         if nxt.n == 0:
             break
         level += 1
@@ -1028,17 +1063,35 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
     return 0
 
 
+cdef int tick(Gen *g) noexcept nogil:
+    """Count one unit of work; every ``TICK_MASK + 1`` of them, run the signal handlers (with the GIL, which
+    this thread may hold already): -1 when one raised (its exception is set), else 0."""
+    cdef int status = 0
+    g.ticks += 1
+    if (g.ticks & TICK_MASK) == 0:
+        with gil:
+            status = PyErr_CheckSignals()
+    return status
+
+
 cdef int search(Gen *g) noexcept nogil:
     """Find the legal moves (RULES §1.7 M, D, P; §1.8) from the board ``setup`` made: fills ``g.res`` with the
     distinct results, in order of their canonical steps (``g.steps``), all of ``g.best`` steps.
 
-    Returns the number of results, or -1 when memory ran out.
+    Returns the number of results, or an ``E_*`` code (< 0). Bounded by ``g.limit`` (max_results), counted in
+    the levels of ``levels_search``: the depth-first search, whose levels are never that large, serves only
+    searches without a limit below ``DFS_LEVEL_BOUND``.
     """
-    if g.ndice <= 4 and not g.per_step:
+    cdef int status
+    if tick(g) < 0:
+        return E_SIGNAL
+    if g.ndice <= 4 and not g.per_step and (g.limit == 0 or g.limit >= DFS_LEVEL_BOUND):
         if depth_first_search(g) < 0:
-            return -1
-    elif levels_search(g) < 0:
-        return -1
+            return E_MEMORY
+    else:
+        status = levels_search(g)
+        if status < 0:
+            return status
     return g.nres
 
 
@@ -1235,24 +1288,35 @@ _VARIANT_INDEX = {name: i for i, name in enumerate(_VARIANTS)}
 
 
 cdef void pack(object state, Pos *p) except *:
+    """The packed form of a ``State``, which must pass ``pos_ok``: every state the package builds does, and
+    anything else (a hand-made state given straight to this module) is refused before a search reads it."""
     cdef int i
     memset(p, 0, sizeof(Pos))
-    for i in range(24):
-        p.board[i] = state.board[i]
-    p.bar[0], p.bar[1] = state.bar
-    p.off[0], p.off[1] = state.off
-    p.turn = state.turn == "black"
-    p.first[0], p.first[1] = state.first_roll
-    p.variant = _VARIANT_INDEX[state.variant]
-    for name, value in state.flags:
-        if name == "first_roll_exception_doubles":
-            for d in value:
-                p.exc |= 1 << (d - 1)
-        else:
-            p.flags |= _FLAG_BITS.get((name, value), 0)
-    p.npending = len(state.pending)
-    for i in range(p.npending):
-        p.pending[i] = state.pending[i]
+    try:
+        if len(state.board) != 24 or len(state.pending) > 24:
+            raise ValueError
+        for i in range(24):
+            p.board[i] = state.board[i]
+        p.bar[0], p.bar[1] = state.bar
+        p.off[0], p.off[1] = state.off
+        p.turn = state.turn == "black"
+        p.first[0], p.first[1] = state.first_roll
+        p.variant = _VARIANT_INDEX[state.variant]
+        for name, value in state.flags:
+            if name == "first_roll_exception_doubles":
+                for d in value:
+                    if not 1 <= d <= 6:
+                        raise ValueError
+                    p.exc |= 1 << (d - 1)
+            else:
+                p.flags |= _FLAG_BITS.get((name, value), 0)
+        p.npending = len(state.pending)
+        for i in range(p.npending):
+            p.pending[i] = state.pending[i]
+    except (TypeError, ValueError, OverflowError, KeyError, AttributeError):
+        p.variant = -1
+    if not pos_ok(p):
+        raise _field_error(_InvalidPositionError, "state", "is not a valid position", state)
 
 
 cdef tuple _SMALL = tuple(range(-15, 16))
@@ -1304,8 +1368,11 @@ cdef object step_object(uint16_t code):
 # --- the per-call API ------------------------------------------------------------------------------------
 
 
+@cython.auto_pickle(False)
 cdef class Generator:
-    """A reusable search workspace (not thread-safe: one per thread)."""
+    """A search workspace. A call takes one from ``_WORKSPACES`` (or a new one) and owns it until it has read
+    its results back, so that a call made meanwhile (another thread, a garbage-collector callback, a
+    finaliser) never shares it."""
 
     cdef Gen *g
 
@@ -1320,9 +1387,47 @@ cdef class Generator:
             free(self.g)
 
 
-cdef Generator _shared = Generator()
+# Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL.
+cdef list _WORKSPACES = []
+cdef int MAX_WORKSPACES = 8
+# A workspace that grew past this many bytes (a huge crazy ladder) is emptied before it is kept.
+cdef size_t WORKSPACE_KEEP = 16 << 20
 
 
+cdef Generator take_workspace(int64_t limit):
+    cdef Generator workspace
+    try:
+        workspace = _WORKSPACES.pop()
+    except IndexError:
+        workspace = Generator()
+    workspace.g.limit = limit
+    return workspace
+
+
+cdef void give_back(Generator workspace) noexcept:
+    if gen_bytes(workspace.g) > WORKSPACE_KEEP:
+        gen_free(workspace.g)
+    if len(_WORKSPACES) < MAX_WORKSPACES:
+        _WORKSPACES.append(workspace)
+
+
+cdef int raise_set() except -1:
+    """Propagate the exception a signal handler set (``E_SIGNAL``)."""
+    return -1
+
+
+cdef int search_status(int count, int64_t limit) except -1:
+    """Raise for a failed search: no memory, ``max_results`` exceeded, or a signal handler's exception."""
+    if count == E_MEMORY:
+        raise MemoryError()
+    if count == E_LIMIT:
+        raise _limit_error(limit)
+    if count == E_SIGNAL:
+        return raise_set()
+    return 0
+
+
+@cython.auto_pickle(False)
 cdef class Children:
     """The results of one ``legal_moves`` call, kept packed; moves read them lazily."""
 
@@ -1331,6 +1436,7 @@ cdef class Children:
     cdef uint16_t *steps     # count x level step codes, canonical order
     cdef uint8_t *extra
     cdef int level
+    cdef int count
     cdef object parent
     cdef object roll
 
@@ -1341,50 +1447,60 @@ cdef class Children:
         free(self.extra)
 
 
+@cython.auto_pickle(False)
 cdef class Move:
     """A legal move of the core: the same interface as ``nardy_fast.Move`` (registered as one), with its steps and
-    result built on first access."""
+    result built on first access. Only ``legal_moves`` makes working ones; pickling goes through the position
+    and the roll, so the move is found again among the legal moves."""
 
     cdef Children _children
     cdef int _index
     cdef object _result
     cdef object _steps
 
+    cdef Children made(self):
+        """The move's results; an uninitialised move (``Move()``, ``Move.__new__(Move)``) raises."""
+        if self._children is None or not 0 <= self._index < self._children.count:
+            raise _uninitialised("Move")
+        return self._children
+
     @property
     def parent(self):
         """The position the move was made from."""
-        return self._children.parent
+        return self.made().parent
 
     @property
     def roll(self):
         """The roll the move was made for; ``None`` for a pending transfer list."""
-        return self._children.roll
+        return self.made().roll
 
     @property
     def steps(self):
         """The canonical step sequence, in the mover's own numbering."""
         cdef int s
         cdef uint16_t *codes
+        cdef Children children = self.made()
         if self._steps is None:
-            codes = &self._children.steps[self._index * self._children.level]
-            self._steps = tuple([step_object(codes[s]) for s in range(self._children.level)])
+            codes = &children.steps[self._index * children.level]
+            self._steps = tuple([step_object(codes[s]) for s in range(children.level)])
         return self._steps
 
     @property
     def result(self):
         """The next position."""
         cdef Pos *row
+        cdef Children children = self.made()
         if self._result is None:
-            row = &self._children.rows[self._index]
-            parent = self._children.parent
-            self._result = type(parent)(unpack(row, parent.state.flags), self._children.keys[self._index],
-                                        (<char *> row)[:sizeof(Pos)])
+            row = &children.rows[self._index]
+            parent = children.parent
+            self._result = type(parent)._trusted(unpack(row, parent.state.flags), children.keys[self._index],
+                                                 (<char *> row)[:sizeof(Pos)])
         return self._result
 
     @property
     def remainder(self):
         """The unplayed values passed to the opponent (gulbar, crazy; RULES §5.2)."""
-        cdef Pos *row = &self._children.rows[self._index]
+        cdef Pos *row = &self.made().rows[self._index]
         if row.npending == 0:
             return ()
         return self.result.pending
@@ -1392,13 +1508,16 @@ cdef class Move:
     @property
     def extra_roll(self):
         """Whether the same side rolls again (RULES §3.4, §5.3)."""
-        return bool(self._children.extra[self._index])
+        return bool(self.made().extra[self._index])
+
+    def __reduce__(self):
+        return (_move_of, (self.parent, self.roll, self.result))
 
     def __str__(self):
         return " ".join(map(str, self.steps)) or "pass"
 
     def __repr__(self):
-        roll = self._children.roll
+        roll = self.roll
         return f"<Move {self} ({'pending' if roll is None else f'{roll[0]}-{roll[1]}'})>"
 
     def __eq__(self, other):
@@ -1413,31 +1532,41 @@ cdef class Move:
 _Move.register(Move)
 
 
-cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
-    """Search and wrap the results as lazy moves."""
-    cdef Gen *g = _shared.g
+cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll, int64_t limit):
+    """Search and wrap the results as lazy moves. The workspace is this call's until every result is copied
+    out; a long search (a crazy ladder, the per-step block check) runs without the GIL."""
+    cdef Generator workspace = take_workspace(limit)
+    cdef Gen *g = workspace.g
     cdef int count, i, level
     cdef Children children = Children.__new__(Children)
     cdef Move move
     cdef list moves
-    setup(g, p, d1, d2)
-    count = search(g)
-    if count < 0:
-        raise MemoryError()
-    level = g.best
-    children.parent = position
-    children.roll = roll
-    children.level = level
-    children.rows = <Pos *> malloc(max(count, 1) * sizeof(Pos))
-    children.keys = <uint64_t *> malloc(max(count, 1) * sizeof(uint64_t))
-    children.steps = <uint16_t *> malloc(max(count * level, 1) * sizeof(uint16_t))
-    children.extra = <uint8_t *> malloc(max(count, 1))
-    if children.rows == NULL or children.keys == NULL or children.steps == NULL or children.extra == NULL:
-        raise MemoryError()
+    try:
+        setup(g, p, d1, d2)
+        if g.ndice > 4 or g.per_step:
+            with nogil:
+                count = search(g)
+        else:
+            count = search(g)
+        search_status(count, limit)
+        level = g.best
+        children.parent = position
+        children.roll = roll
+        children.level = level
+        children.rows = <Pos *> malloc(max(count, 1) * sizeof(Pos))
+        children.keys = <uint64_t *> malloc(max(count, 1) * sizeof(uint64_t))
+        children.steps = <uint16_t *> malloc(max(count * level, 1) * sizeof(uint16_t))
+        children.extra = <uint8_t *> malloc(max(count, 1))
+        if children.rows == NULL or children.keys == NULL or children.steps == NULL or children.extra == NULL:
+            raise MemoryError()
+        write_results(g, p, d1, d2, children.rows, children.keys, children.extra)
+        for i in range(count):
+            memcpy(&children.steps[i * level], &g.steps[i * g.ndice], level * sizeof(uint16_t))
+        children.count = count
+    finally:
+        give_back(workspace)
     moves = [None] * count
-    write_results(g, p, d1, d2, children.rows, children.keys, children.extra)
     for i in range(count):
-        memcpy(&children.steps[i * level], &g.steps[i * g.ndice], level * sizeof(uint16_t))
         move = Move.__new__(Move)
         move._children = children
         move._index = i
@@ -1446,42 +1575,59 @@ cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll):
 
 
 cdef void packed_of(object position, Pos *p) except *:
-    """The packed form of a core position (cached on the position)."""
-    cdef bytes packed = position._packed
+    """The packed form of a core position (cached on the position, and checked again when read back: the
+    cache is an attribute a user can reach)."""
+    cdef object packed = position._packed
     if packed is None:
         pack(position.state, p)
         position._packed = (<char *> p)[:sizeof(Pos)]
+    elif type(packed) is not bytes or len(<bytes> packed) != sizeof(Pos):
+        raise _field_error(_InvalidPositionError, "position", "has a damaged packed form", packed)
     else:
         memcpy(p, <char *> packed, sizeof(Pos))
+        if not pos_ok(p):
+            raise _field_error(_InvalidPositionError, "position", "has a damaged packed form", packed)
 
 
-def engine(position, roll):
-    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list)."""
+def engine(position, roll, limit=0):
+    """All legal moves of a core ``position`` for a checked ``roll`` (``None``: the pending list), bounded by
+    ``limit`` (0: none)."""
     cdef Pos p
     packed_of(position, &p)
+    if is_over(&p):
+        return []
     if roll is None:
-        return moves_of(position, &p, 0, 0, None)
-    return moves_of(position, &p, roll[0], roll[1], roll)
+        if p.npending == 0:
+            raise _field_error(_InvalidDiceError, "dice", "a roll of two dice is required", roll)
+        return moves_of(position, &p, 0, 0, None, limit)
+    if p.npending or not (1 <= roll[0] <= 6 and 1 <= roll[1] <= 6):
+        raise _field_error(_InvalidDiceError, "dice", "must be a checked roll", roll)
+    return moves_of(position, &p, roll[0], roll[1], roll, limit)
 
 
-def legal_moves(position, dice=None):
-    """``Position.legal_moves`` of the core: the common case checked in C, anything else by the shared code."""
+def legal_moves(position, dice=None, *, max_results=None):
+    """Every legal move for ``dice``, one per distinct result (RULES §1.8), canonical steps.
+
+    ``dice`` is a roll ``(d1, d2)``; it must be omitted when :attr:`pending` is non-empty. A finished game
+    has no legal moves; a side that cannot play gets one empty move.
+
+    ``max_results`` bounds the search (crazy ladders can have millions of results): when it would hold
+    more than ``max_results`` positions reached by the same number of steps, the call raises
+    :class:`~nardy_fast.SearchLimitError`. The moves are such positions, so a call that returns has at
+    most ``max_results`` of them.
+    """
     cdef Pos p
     cdef object d1, d2
     packed_of(position, &p)
-    if p.npending == 0 and type(dice) is tuple and len(<tuple> dice) == 2:
+    if p.npending == 0 and max_results is None and type(dice) is tuple and len(<tuple> dice) == 2:
+        # the common case, checked here; anything else by the shared code
         d1 = (<tuple> dice)[0]
         d2 = (<tuple> dice)[1]
         if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
             if is_over(&p):
                 return []
-            return moves_of(position, &p, d1, d2, dice)
-    roll = _check_roll(dice, position.state.pending)
-    if is_over(&p):
-        return []
-    if roll is None:
-        return moves_of(position, &p, 0, 0, None)
-    return moves_of(position, &p, roll[0], roll[1], roll)
+            return moves_of(position, &p, d1, d2, dice, 0)
+    return _BasePosition.legal_moves(position, dice, max_results=max_results)
 
 
 def position_key(state):
@@ -1510,7 +1656,8 @@ cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:
 
 
 cdef int64_t perft_roll(Gen *g, const Pos *p, int d1, int d2, int depth) noexcept nogil:
-    """perft below one roll (0-0: the pending list); -1 when memory ran out."""
+    """perft below one roll (0-0: the pending list); an ``E_*`` code (< 0) when the search stopped. Recursion
+    goes at most ``MAX_PERFT_DEPTH`` deep, which the caller checks."""
     cdef int64_t total = 0, sub
     cdef int count, i
     cdef Pos *children
@@ -1525,7 +1672,7 @@ cdef int64_t perft_roll(Gen *g, const Pos *p, int d1, int d2, int depth) noexcep
     for i in range(count):
         sub = perft_pos(g, &children[i], depth - 1)
         if sub < 0:
-            total = -1
+            total = sub
             break
         total += sub
     free(children)
@@ -1533,7 +1680,8 @@ cdef int64_t perft_roll(Gen *g, const Pos *p, int d1, int d2, int depth) noexcep
 
 
 cdef int64_t perft_pos(Gen *g, const Pos *p, int depth) noexcept nogil:
-    """perft over packed positions: the 21 rolls, or the pending list alone; -1 when memory ran out."""
+    """perft over packed positions: the 21 rolls, or the pending list alone; an ``E_*`` code when the search
+    stopped."""
     cdef int64_t total = 0, sub
     cdef int a, b
     if depth == 0:
@@ -1546,25 +1694,27 @@ cdef int64_t perft_pos(Gen *g, const Pos *p, int depth) noexcept nogil:
         for b in range(a, 0, -1):
             sub = perft_roll(g, p, a, b, depth)
             if sub < 0:
-                return -1
+                return sub
             total += sub
     return total
 
 
-def perft(state, int depth):
-    """perft of a ``State`` (see :func:`nardy_fast.perft`), computed without Python objects."""
+def perft(state, depth):
+    """perft of a ``State`` (see :func:`nardy_fast.perft`), computed without Python objects and without the
+    GIL; Ctrl-C stops it."""
     cdef Pos p
     cdef int64_t total
-    cdef Gen *g = gen_new()
-    if g == NULL:
-        raise MemoryError()
+    cdef int levels
+    cdef Generator workspace
+    levels = _check_depth(depth)
     pack(state, &p)
-    with nogil:
-        total = perft_pos(g, &p, depth)
-        gen_free(g)
-        free(g)
-    if total < 0:
-        raise MemoryError()
+    workspace = take_workspace(0)
+    try:
+        with nogil:
+            total = perft_pos(workspace.g, &p, levels)
+        search_status(<int> total if total < 0 else 0, 0)
+    finally:
+        give_back(workspace)
     return total
 
 
@@ -1702,14 +1852,17 @@ cdef int out_reserve(Out *o, int64_t need) noexcept nogil:
 
 
 cdef int64_t children_into(Gen *g, const Pos *p, int d1, int d2, Out *o) noexcept nogil:
-    """Append the children of one checked position and roll to ``o``; -1 when memory ran out."""
+    """Append the children of one checked position and roll to ``o``; an ``E_*`` code when the search
+    stopped."""
     cdef int count
     if is_over(p):
         return 0
     setup(g, p, d1, d2)
     count = search(g)
-    if count < 0 or out_reserve(o, o.n + count) < 0:
-        return -1
+    if count < 0:
+        return count
+    if out_reserve(o, o.n + count) < 0:
+        return E_MEMORY
     write_results(g, p, d1, d2, &o.rows[o.n], &o.keys[o.n], NULL)
     o.n += count
     return count
@@ -1721,58 +1874,61 @@ cdef inline bint roll_ok(const Pos *p, int d1, int d2) noexcept nogil:
     return 1 <= d1 <= 6 and 1 <= d2 <= 6
 
 
-def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls):
+def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls, int64_t limit=0):
     """Children of N packed positions (rows of 64 int8) for N rolls (rows ``d1, d2``; ``0, 0`` plays the
-    pending list). Returns ``(children, offsets, keys, bad)``: ``bad`` is -1, or the first row that failed
-    its checks (``bad + N`` when it was the roll), to be explained by the caller."""
+    pending list), each search bounded by ``limit`` (max_results; 0 for none). Returns ``(children, offsets,
+    keys, bad, over)``: ``bad`` is -1, or the first row that failed its checks (``bad + N`` when it was the
+    roll), to be explained by the caller, or whose search needed more than ``limit`` (``over``).
+
+    Each row and roll is copied once into memory of this call before it is checked, and only the copy is
+    read: the caller's arrays may be changed by another thread meanwhile."""
     cdef Py_ssize_t n = positions.shape[0], i
     cdef Py_ssize_t roll_stride = 0 if rolls.shape[0] == 1 else 1
+    cdef Generator workspace
     cdef Gen *g
     cdef Out o
-    cdef int64_t bad = -1, got
-    cdef const Pos *p
+    cdef int64_t bad = -1, got = 0
+    cdef Pos p
     cdef int d1, d2
-    cdef bint failed = False
     # room for a typical number of children up front, so that the buffers rarely move (pages that are never
     # written are never mapped)
     cdef int64_t room = 24 * n + 1
-    if positions.shape[1] != WIDTH or rolls.shape[1] != 2:
-        raise ValueError("positions must have 64 columns and rolls 2")
+    if positions.shape[1] != WIDTH or rolls.shape[1] != 2 or rolls.shape[0] not in (1, n) or limit < 0:
+        raise _field_error(_NardyError, "positions", "must have 64 columns, and rolls 2 and one or N rows",
+                           (positions.shape[0], positions.shape[1], rolls.shape[0], rolls.shape[1]))
     offsets = np.zeros(n + 1, dtype=np.int64)
     cdef int64_t[::1] offs = offsets
     memset(&o, 0, sizeof(Out))
     take_spares(&o, room)
-    g = gen_new()
-    if g == NULL:
-        free(o.rows)
-        free(o.keys)
-        raise MemoryError()
+    workspace = take_workspace(limit)
+    g = workspace.g
     with nogil:
-        failed = out_reserve(&o, room) < 0
-        for i in range(0 if failed else n):
-            p = <const Pos *> &positions[i, 0]
+        if out_reserve(&o, room) < 0:
+            got = E_MEMORY
+        for i in range(0 if got < 0 else n):
+            memcpy(&p, &positions[i, 0], sizeof(Pos))
             d1 = rolls[i * roll_stride, 0]
             d2 = rolls[i * roll_stride, 1]
-            if not pos_ok(p):
+            if not pos_ok(&p):
                 bad = i
                 break
-            if not roll_ok(p, d1, d2):
+            if not roll_ok(&p, d1, d2):
                 bad = i + n
                 break
-            got = children_into(g, p, d1, d2, &o)
+            got = children_into(g, &p, d1, d2, &o)
             if got < 0:
-                failed = True
                 break
             offs[i + 1] = o.n
-        gen_free(g)
-        free(g)
-    if failed:
+    give_back(workspace)
+    if got < 0:
         free(o.rows)
         free(o.keys)
-        raise MemoryError()
+        if got == E_LIMIT:
+            return None, None, None, i, True
+        search_status(<int> got, limit)
     keys = owned_array(o.keys, o.n, o.cap, 0, cnp.NPY_UINT64)
     children = owned_array(o.rows, o.n, o.cap, WIDTH, cnp.NPY_INT8)
-    return children, offsets, keys, bad
+    return children, offsets, keys, bad, False
 
 
 # Buffers of batch outputs freed (kind 0 rows, 1 keys), kept for the next batches: their pages are mapped
@@ -1852,11 +2008,13 @@ cdef object owned_array(void *data, int64_t n, int64_t cap, int width, int typen
     return array
 
 
-def children(position, dice=None):
+def children(position, dice=None, int64_t limit=0):
     """The children of one packed row (see ``nardy_fast.children``), or ``None`` for anything but a valid
-    C-contiguous int8 row with a valid roll, which the caller then explains."""
+    C-contiguous int8 row with a valid roll, which the caller then explains; the search bounded by ``limit``
+    (max_results; 0 for none)."""
     cdef Pos p
-    cdef Gen *g = _shared.g
+    cdef Generator workspace
+    cdef Gen *g
     cdef int count = 0
     cdef int d1 = 0, d2 = 0
     cdef cnp.npy_intp dims[2]
@@ -1871,19 +2029,32 @@ def children(position, dice=None):
             return None
         if type((<tuple> dice)[0]) is not int or type((<tuple> dice)[1]) is not int:
             return None
+        if not (0 <= (<tuple> dice)[0] <= 6 and 0 <= (<tuple> dice)[1] <= 6):
+            return None
         d1 = (<tuple> dice)[0]
         d2 = (<tuple> dice)[1]
     memcpy(&p, cnp.PyArray_DATA(array), sizeof(Pos))
     if not pos_ok(&p) or not roll_ok(&p, d1, d2):
         return None
-    if not is_over(&p):
-        setup(g, &p, d1, d2)
-        count = search(g)
-        if count < 0:
-            raise MemoryError()
-    dims[0] = count
-    dims[1] = WIDTH
-    result = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
-    if count:
-        write_results(g, &p, d1, d2, <Pos *> cnp.PyArray_DATA(result), NULL, NULL)
+    result = None
+    workspace = take_workspace(limit)
+    g = workspace.g
+    try:
+        if not is_over(&p):
+            setup(g, &p, d1, d2)
+            if g.ndice > 4 or g.per_step:
+                with nogil:
+                    count = search(g)
+            else:
+                count = search(g)
+            if count == E_LIMIT:
+                return None  # explained by the caller's search, with the row's index
+            search_status(count, limit)
+        dims[0] = count
+        dims[1] = WIDTH
+        result = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+        if count:
+            write_results(g, &p, d1, d2, <Pos *> cnp.PyArray_DATA(result), NULL, NULL)
+    finally:
+        give_back(workspace)
     return result

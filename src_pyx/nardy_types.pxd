@@ -96,3 +96,7 @@ ctypedef struct Gen:
     int32_t res_cap
     Result *res
     uint16_t *steps        # canonical steps of result i at steps[i * ndice], ``best`` of them
+    # bounds: the most nodes a level may hold (max_results; 0 for none), and a count of searches and expanded
+    # nodes between two looks for a pending signal (Ctrl-C)
+    int64_t limit
+    uint32_t ticks

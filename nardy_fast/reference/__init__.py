@@ -3,7 +3,7 @@ one function per rule (:mod:`nardy_fast.reference.rules`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Optional
 
 from ..batch import python_batch_children
 from ..perft import perft
@@ -30,7 +30,7 @@ class Position(_Position):
 
 
 def batch_children(
-    positions: object, rolls: object
+    positions: object, rolls: object, *, max_results: Optional[int] = None
 ) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
     """:func:`nardy_fast.batch_children` computed by the reference rules."""
-    return python_batch_children(positions, rolls, Position)
+    return python_batch_children(positions, rolls, Position, max_results)

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Optional
 
 from ..position import Move, Position
-from ..state import State
+from ..state import State, limit_error
 from ..variants import flag
 from .rules import dice_list, extra_roll, head_limit, legal_candidates, remainder, to_mover, to_white
 
 __all__ = ["legal_moves"]
 
 
-def legal_moves(position: Position, roll: Optional[tuple[int, int]]) -> list[Move]:
+def legal_moves(position: Position, roll: Optional[tuple[int, int]], limit: int = 0) -> list[Move]:
     """All legal moves for ``roll``, or for the pending transfer list when ``roll`` is ``None``.
 
     The generator works in the mover's coordinates (RULES §1.1) and attaches the next state to every result
-    as RULES §1.8.1 prescribes.
+    as RULES §1.8.1 prescribes. ``SearchLimitError`` when the search holds more than ``limit`` positions after
+    one number of steps (0: no limit).
     """
     st = position.state
     mover = 0 if st.turn == "white" else 1
@@ -34,7 +35,10 @@ def legal_moves(position: Position, roll: Optional[tuple[int, int]]) -> list[Mov
     per_step = flag(st.flags, "block_check") == "per_step"
     side = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
     moves = []
-    for candidate in legal_candidates(st.variant, side, dice, heads, per_step):
+    candidates = legal_candidates(st.variant, side, dice, heads, per_step, limit)
+    if candidates is None:
+        raise limit_error(limit)
+    for candidate in candidates:
         rest = remainder(st.variant, candidate, segment)
         again = extra_roll(
             st.variant, roll, candidate, bool(flag(st.flags, "sixone_extra_roll_requires_play"))
@@ -50,6 +54,6 @@ def legal_moves(position: Position, roll: Optional[tuple[int, int]]) -> list[Mov
             turn = st.turn
         result = State(st.variant, turn, board, bar, off, (first[0], first[1]), rest, st.flags)
         moves.append(
-            Move(position, roll, candidate.steps, type(position)(result), rest, again)
+            Move(position, roll, candidate.steps, type(position)._trusted(result), rest, again)
         )
     return moves

@@ -322,7 +322,8 @@ def legal_candidates(
     dice: tuple[int, ...],
     heads_allowed: Optional[int],
     per_step_blocks: bool,
-) -> list[Candidate]:
+    limit: int = 0,
+) -> Optional[list[Candidate]]:
     """The legal moves for the dice list: one per distinct result, each with its canonical steps.
 
     * (M) maximality, RULES §1.7: every sequence of legal steps respecting (H) whose result satisfies (B) (long
@@ -335,6 +336,9 @@ def legal_candidates(
     The search goes level by level (one level per step), merging nodes that agree on position, unplayed
     values and head departures. Each level is kept in descending order of its step sequences, so the first
     node reaching a state carries the greatest sequence (RULES §8: ladders can have very many results).
+    Under ``block_check = per_step`` a node that breaks (B) is not kept: no step may be taken from it.
+
+    ``None`` when a level would hold more than ``limit`` nodes (0: no limit), the bound of ``max_results``.
     """
     ordered = is_ordered(dice)
     level = [_Node(side, dice, 0, ())]
@@ -352,10 +356,14 @@ def legal_candidates(
                 heads = node.heads + (step.src == HEAD and not step.special)
                 if heads_allowed is not None and heads > heads_allowed:
                     continue
+                if per_step_blocks and variant in LONG_FAMILY and not block_is_legal(result.x, result.y):
+                    continue
                 unplayed = _after_playing(node.unplayed, step.die, ordered)
                 key = (result, unplayed, heads)
                 if key not in following:
                     following[key] = _Node(result, unplayed, heads, node.steps + (step,))
+                    if limit and len(following) > limit:
+                        return None
         level = list(following.values())
     if not ordered and len(best[0].steps) == 1:
         higher = max(dice)

@@ -1,0 +1,51 @@
+"""The input policy shared by both implementations: which Python and NumPy values count as integers,
+booleans and sequences.
+
+* An integer is a Python ``int`` or a NumPy integer scalar; ``bool`` (Python's or NumPy's) never is one.
+* A boolean is a Python ``bool`` or a NumPy ``bool_``.
+* A sequence is any sized iterable but a string or bytes, NumPy arrays of one dimension included.
+
+Range checks belong to the caller, which names the field in its error.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+__all__ = ["integer", "boolean", "items"]
+
+
+def integer(value: object) -> Optional[int]:
+    """``value`` as a Python ``int`` when it is an integer (not a bool), else ``None``."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    return None
+
+
+def boolean(value: object) -> Optional[bool]:
+    """``value`` as a Python ``bool`` when it is a boolean, else ``None``."""
+    if type(value) is bool:
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return None
+
+
+def items(value: object) -> Optional[tuple[object, ...]]:
+    """The items of a sequence (see the module docstring), else ``None``."""
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+        return None
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        return None
+    try:
+        return tuple(value)
+    except (TypeError, ValueError):
+        return None
