@@ -353,7 +353,9 @@ def legal_candidates(
                 continue
             values = node.unplayed[:1] if ordered else node.unplayed
             for step, result in steps_for(variant, node.side, values):
-                heads = node.heads + (step.src == HEAD and not step.special)
+                # (H) counts head departures where it applies (a count kept in short nardy would keep apart
+                # nodes that are the same position)
+                heads = node.heads + (heads_allowed is not None and step.src == HEAD and not step.special)
                 if heads_allowed is not None and heads > heads_allowed:
                     continue
                 if per_step_blocks and variant in LONG_FAMILY and not block_is_legal(result.x, result.y):
