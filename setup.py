@@ -22,39 +22,13 @@ from setuptools.command.build_ext import build_ext
 debug_mode = os.environ.get("NARDY_FAST_DEBUG", "")
 debug = debug_mode in ("1", "asan")
 
-# MSVC has no __builtin_clz: a header force-included there supplies it from _BitScanReverse.
-MSVC_COMPAT_H = """\
-#ifndef NARDY_FAST_MSVC_COMPAT_H
-#define NARDY_FAST_MSVC_COMPAT_H
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-static __forceinline int nardy_fast_clz(unsigned int v) {
-    unsigned long index;
-    _BitScanReverse(&index, v);
-    return 31 - (int)index;
-}
-#define __builtin_clz(v) nardy_fast_clz(v)
-static __forceinline int nardy_fast_ctz(unsigned int v) {
-    unsigned long index;
-    _BitScanForward(&index, v);
-    return (int)index;
-}
-#define __builtin_ctz(v) nardy_fast_ctz(v)
-#define __builtin_bswap64(v) _byteswap_uint64(v)
-#endif
-#endif
-"""
-
-
 def compile_args(compiler_type: str, build_temp: str) -> tuple[list[str], list[str]]:
     """The compile and link flags of the core for one compiler family and the current debug mode."""
     if compiler_type == "msvc":
-        header = Path(build_temp) / "nardy_fast_msvc_compat.h"
-        header.parent.mkdir(parents=True, exist_ok=True)
-        header.write_text(MSVC_COMPAT_H, encoding="ascii")
+        # src_pyx/nardy_compat.h spells GCC's bit builtins for MSVC
         if debug_mode == "asan":
             raise SystemExit("NARDY_FAST_DEBUG=asan needs GCC or Clang")
-        return [f"/FI{header}", *(["/Od", "/Zi"] if debug else ["/O2"])], (["/DEBUG"] if debug else [])
+        return [*(["/Od", "/Zi"] if debug else ["/O2"])], (["/DEBUG"] if debug else [])
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if debug_mode == "asan" else []
     return (["-O0", "-g", *sanitize] if debug else ["-O3"]), sanitize
 
@@ -84,6 +58,8 @@ ext_modules = cythonize(
                 ("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
                 # Built against NumPy 2 headers, the core runs on every NumPy the package depends on.
                 ("NPY_TARGET_VERSION", "NPY_1_23_API_VERSION"),
+                # debug builds check the core's invariants (src_pyx/nardy_compat.h)
+                *([("NARDY_FAST_DEBUG", "1")] if debug else []),
             ],
             optional=False,
         )

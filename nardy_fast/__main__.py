@@ -16,7 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import IMPLEMENTATION, VARIANTS, Position, bench, corpus, divide, perft, reference
+from . import IMPLEMENTATION, VARIANTS, Position, bench, corpus, divide, perft
+from ._dispatch import implementations
 from .perft import perft_cases
 
 __all__ = ["main"]
@@ -34,7 +35,7 @@ def _check_command() -> int:
         if found != case.count:
             failures += 1
             mine = divide(position, case.depth)
-            theirs = divide(reference.Position.from_text(case.text), case.depth)
+            theirs = divide(implementations()["python"].Position.from_text(case.text), case.depth)
             for label in sorted(set(mine) | set(theirs)):
                 if mine.get(label) != theirs.get(label):
                     print(f"          {label}: {mine.get(label)} (reference {theirs.get(label)})")

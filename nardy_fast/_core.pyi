@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+from .inputs import IntLike, Ints
 from .position import Move as _Move
 from .position import Position, Step
 from .state import State
@@ -41,7 +42,7 @@ def engine(position: Position, roll: Optional[tuple[int, int]], limit: int = 0) 
     ``limit`` (0: none)."""
 
 def legal_moves(
-    position: Position, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None
+    position: Position, dice: Optional[Ints] = None, *, max_results: Optional[IntLike] = None
 ) -> list[_Move]:
     """``Position.legal_moves``: every legal move for ``dice``, one per distinct result."""
 

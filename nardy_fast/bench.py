@@ -27,7 +27,8 @@ from typing import NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from . import batch, corpus, reference
+from . import corpus
+from ._dispatch import batch_children, children, implementations
 from .position import Position
 from .variants import VARIANTS
 
@@ -140,7 +141,7 @@ def per_array(rows: Rows, rolls: Rows) -> Callable[[], int]:
     """``nardy_fast.children`` one packed row at a time, one array per position."""
     dice = _rolls_of(rolls)
     row_list = list(rows)
-    return lambda: sum(len(batch.children(r, d)) for r, d in zip(row_list, dice))
+    return lambda: sum(len(children(r, d)) for r, d in zip(row_list, dice))
 
 
 def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], int]:
@@ -148,12 +149,12 @@ def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], int]:
     (``balanced_parts``) at once: the calling thread takes one, the threads of a pool the others. The parts and
     the pool are made before timing, as a program that runs batches on threads keeps its threads."""
     if threads == 1:
-        return lambda: len(batch.batch_children(rows, rolls)[0])
+        return lambda: len(batch_children(rows, rolls)[0])
     first, *others = balanced_parts(rows, rolls, threads)
     pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="nardy_fast-bench")
 
     def one(part: tuple[Rows, Rows]) -> int:
-        return len(batch.batch_children(*part)[0])
+        return len(batch_children(*part)[0])
 
     def work() -> int:
         running = [pool.submit(one, part) for part in others]
@@ -182,7 +183,7 @@ def in_processes(rows: Rows, rolls: Rows, count: int = 2) -> Callable[[], int]:
     def work() -> int:
         for connection in connections:
             connection.send(True)
-        return len(batch.batch_children(*first)[0]) + sum(
+        return len(batch_children(*first)[0]) + sum(
             int(connection.recv()) for connection in connections
         )
 
@@ -200,14 +201,14 @@ def in_processes(rows: Rows, rolls: Rows, count: int = 2) -> Callable[[], int]:
 def _part_server(connection: Connection, part: tuple[Rows, Rows]) -> None:
     """A worker of ``in_processes``: the children of its part each time it is sent True, until sent False."""
     while connection.recv():
-        connection.send(len(batch.batch_children(*part)[0]))
+        connection.send(len(batch_children(*part)[0]))
 
 
 def balanced_parts(rows: Rows, rolls: Rows, count: int) -> list[tuple[Rows, Rows]]:
     """``count`` parts of the rows of about equal work (``balanced_split``), the work of a row taken as its
     number of children plus one (counted by one batch call). Equal numbers of rows would not do: a crazy ladder
     can have 400,000 children, a bear-off two."""
-    weights = np.diff(batch.batch_children(rows, rolls)[1]) + 1
+    weights = np.diff(batch_children(rows, rolls)[1]) + 1
     parts = balanced_split(weights, count)
     return [(np.ascontiguousarray(rows[part]), np.ascontiguousarray(rolls[part])) for part in parts]
 
@@ -229,7 +230,7 @@ def gnubg_boards(rows: Rows, rolls: Rows) -> list[tuple[list[list[int]], int, in
     their rolls; rows with a pending list (none in short nardy) are skipped."""
     boards = []
     for row, roll in zip(rows, rolls):
-        position = reference.Position.from_array(row)
+        position = implementations()["python"].Position.from_array(row)
         player, opponent = [0] * 25, [0] * 25
         for index, count in enumerate(position.board):
             point = index + 1 if position.turn == "white" else 24 - index
@@ -267,7 +268,7 @@ def run(
         rows, rolls = rows[:size], rolls[:size]
         n, small = len(rows), min(reference_size, len(rows))
         works = [
-            Work("reference legal_moves", per_call(reference.Position, rows[:small], rolls[:small]), small)
+            Work("reference legal_moves", per_call(implementations()["python"].Position, rows[:small], rolls[:small]), small)
         ]
         if IMPLEMENTATION == "cython":
             works += [

@@ -1,16 +1,18 @@
-"""The compiled implementation: ``Position`` with its moves, keys and perft from the Cython core
-(``nardy_fast._core``, built from ``src_pyx/``). Importing this module fails when the core is not built."""
+"""The compiled implementation: ``Position`` with its moves, keys and perft, and the batch API, from the Cython
+core (``nardy_fast._core``, built from ``src_pyx/``). Importing this module fails when the core is not built."""
 
 from __future__ import annotations
 
 from typing import ClassVar, Optional
 
 from . import _core
+from .batch import batch_api
+from .perft import perft
 from .position import Engine, Move
 from .position import Position as _Position
 from .state import State
 
-__all__ = ["Position", "Move", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "cython"
 
@@ -20,7 +22,7 @@ class Position(_Position):
 
     __slots__ = ("_packed",)
     _engine: ClassVar[Engine] = staticmethod(_core.engine)
-    legal_moves = _core.legal_moves  # the common case checked in C, with the same docstring
+    legal_moves = _core.legal_moves  # the common case checked in C (the shared docstring is set below)
 
     def _init(self, state: State, key: Optional[int], packed: Optional[bytes]) -> None:
         self._state = state
@@ -29,3 +31,7 @@ class Position(_Position):
 
     def _perft(self, depth: int) -> int:
         return _core.perft(self._state, depth)
+
+
+_core.legal_moves.__doc__ = _Position.legal_moves.__doc__
+batch_children, children = batch_api(_core.batch_children, _core.children)

@@ -10,11 +10,18 @@ Range checks belong to the caller, which names the field in its error.
 
 from __future__ import annotations
 
-from typing import Optional
+from collections.abc import Sequence
+from typing import Any, Optional, Union
 
 import numpy as np
+import numpy.typing as npt
 
-__all__ = ["integer", "boolean", "items"]
+__all__ = ["IntLike", "Ints", "Bools", "integer", "boolean", "items"]
+
+#: What the package accepts as an integer, a sequence of integers and a sequence of booleans.
+IntLike = Union[int, np.integer[Any]]
+Ints = Union[Sequence[IntLike], npt.NDArray[np.integer[Any]]]
+Bools = Union[Sequence[Union[bool, np.bool_]], npt.NDArray[np.bool_]]
 
 
 def integer(value: object) -> Optional[int]:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import NamedTuple
 
 from .errors import NardyError, field_error
 from .inputs import integer
-
-if TYPE_CHECKING:
-    from .position import Position
+from .position import Position
 
 __all__ = ["MAX_PERFT_DEPTH", "check_depth", "perft", "divide", "PerftCase", "perft_cases"]
 
@@ -29,17 +27,8 @@ def check_depth(depth: object) -> int:
 
 
 def _check_position(position: object) -> None:
-    from .position import Position
-
     if not isinstance(position, Position):
         raise field_error(NardyError, "position", "must be a Position", position)
-
-
-def _rolls(position: Position) -> list[Optional[tuple[int, int]]]:
-    """The rolls to try: the 21 distinct rolls, or ``None`` alone for a pending list."""
-    from .position import ROLLS
-
-    return [None] if position.pending else list(ROLLS)
 
 
 def divide(position: Position, depth: int) -> dict[str, int]:
@@ -48,7 +37,7 @@ def divide(position: Position, depth: int) -> dict[str, int]:
     depth = check_depth(depth)
     if depth == 0:
         raise field_error(NardyError, "depth", "must be at least 1 to divide", depth)
-    rolls = _rolls(position)
+    rolls = position._rolls()
     counts: dict[str, int] = {}
     for roll in rolls:
         label = "pending" if roll is None else f"{roll[0]}-{roll[1]}"
@@ -62,21 +51,7 @@ def perft(position: Position, depth: int) -> int:
     21 distinct rolls (or of the pending list alone). A finished game has no moves. ``depth`` is at most
     :data:`MAX_PERFT_DEPTH`."""
     _check_position(position)
-    depth = check_depth(depth)
-    compiled = getattr(position, "_perft", None)
-    if compiled is not None:
-        return compiled(depth)  # type: ignore[no-any-return]
-    if depth == 0:
-        return 1
-    rolls = _rolls(position)
-    total = 0
-    for roll in rolls:
-        moves = position.legal_moves(roll)
-        if depth == 1:
-            total += len(moves)
-        else:
-            total += sum(perft(move.result, depth - 1) for move in moves)
-    return total
+    return position._perft(check_depth(depth))
 
 
 class PerftCase(NamedTuple):

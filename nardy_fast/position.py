@@ -8,15 +8,15 @@ core with the compiled ones, so validation, notation, hashing and errors are the
 from __future__ import annotations
 
 from abc import ABCMeta
-from collections.abc import Sequence
 from typing import ClassVar, Optional, Protocol, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from . import batch, notation, zobrist
+from . import layout, notation, zobrist
+from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
-from .reference.rules import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
+from .inputs import Bools, IntLike, Ints
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, FlagValue
 
@@ -163,13 +163,13 @@ class Position:
     def from_board(
         cls: type[P],
         variant: str,
-        board: Sequence[int],
+        board: Ints,
         *,
         turn: str = "white",
-        bar: Sequence[int] = (0, 0),
-        off: Sequence[int] = (0, 0),
-        first_roll: Sequence[bool] = (True, True),
-        pending: Sequence[int] = (),
+        bar: Ints = (0, 0),
+        off: Ints = (0, 0),
+        first_roll: Bools = (True, True),
+        pending: Ints = (),
         **flags: object,
     ) -> P:
         """A position from White's board: ``board[i]`` = checkers on White's point ``i+1``, Black negative.
@@ -189,12 +189,12 @@ class Position:
 
     @classmethod
     def from_array(cls: type[P], array: object) -> P:
-        """A position from its packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
-        return cls._trusted(batch.unpack(array))
+        """A position from its packed row of 64 ``int8`` (layout in :mod:`nardy_fast.layout`)."""
+        return cls._trusted(layout.unpack(array))
 
     def to_array(self) -> npt.NDArray[np.int8]:
-        """The packed row of 64 ``int8`` (layout in :mod:`nardy_fast.batch`)."""
-        return batch.pack(self._state)
+        """The packed row of 64 ``int8`` (layout in :mod:`nardy_fast.layout`)."""
+        return layout.pack(self._state)
 
     # --- the state ---------------------------------------------------------------------------------------
 
@@ -245,7 +245,7 @@ class Position:
 
     # --- moves ---------------------------------------------------------------------------------------------
 
-    def legal_moves(self, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> list[Move]:
+    def legal_moves(self, dice: Optional[Ints] = None, *, max_results: Optional[IntLike] = None) -> list[Move]:
         """Every legal move for ``dice``, one per distinct result (RULES §1.8), canonical steps.
 
         ``dice`` is a roll ``(d1, d2)``; it must be omitted when :attr:`pending` is non-empty. A finished game
@@ -262,7 +262,7 @@ class Position:
             return []
         return type(self)._engine(self, roll, limit)
 
-    def play(self: P, move: Union[Move, str], dice: Optional[Sequence[int]] = None) -> P:
+    def play(self: P, move: Union[Move, str], dice: Optional[Ints] = None) -> P:
         """The position after ``move`` (a :class:`Move` or a move text) for ``dice``.
 
         A move text may give the steps in any order; it is matched by the position it reaches. Raises
@@ -297,6 +297,21 @@ class Position:
                 raise field_error(IllegalMoveError, "move", f"lands on the closed point {dst}", text)
             side, _ = move_checker(st.variant, side, src, dst)
         return to_white(st.variant, st.turn, side)
+
+    def _rolls(self) -> list[Optional[tuple[int, int]]]:
+        """The rolls perft tries: the 21 distinct rolls, or ``None`` alone for a pending list."""
+        return [None] if self._state.pending else list(ROLLS)
+
+    def _perft(self, depth: int) -> int:
+        """perft of this position (:func:`nardy_fast.perft`, depth checked) through ``legal_moves``; an
+        implementation may have a faster one."""
+        if depth == 0:
+            return 1
+        total = 0
+        for roll in self._rolls():
+            moves = self.legal_moves(roll)
+            total += len(moves) if depth == 1 else sum(move.result._perft(depth - 1) for move in moves)
+        return total
 
     # --- identity ------------------------------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple, Optional, cast
 
+from .board import block_is_legal, to_mover
 from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
 from .inputs import boolean, integer, items
-from .reference.rules import block_is_legal, to_mover
 from .variants import LONG_FAMILY, VARIANTS, Flags, flag, normalize_flags
 
 __all__ = ["State", "make_state", "check_state", "check_roll", "check_limit", "limit_error"]

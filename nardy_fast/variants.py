@@ -1,4 +1,8 @@
-"""Variant presets and rule flags (RULES.md §1.11, §8, §9) — plain data shared by both implementations."""
+"""Variants and rule flags (RULES.md §1.11, §8, §9) as tables: plain data shared by both implementations.
+
+Each variant is one :class:`VariantSpec` and each flag one :class:`FlagSpec`; validation, notation, the
+packed row, the Zobrist slots and the compiled core's constant tables are derived from them.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,16 @@ from .errors import InvalidPositionError, field_error
 from .inputs import boolean, integer, items
 
 __all__ = [
+    "VariantSpec",
+    "VARIANT_SPECS",
+    "SPECS",
     "VARIANTS",
     "LONG_FAMILY",
     "START_BOARDS",
+    "variants_where",
+    "FlagSpec",
+    "FLAG_BITS",
+    "FLAG_BY_NAME",
     "FlagValue",
     "Flags",
     "FLAG_SPECS",
@@ -24,25 +35,63 @@ __all__ = [
     "is_default",
 ]
 
-VARIANTS: tuple[str, ...] = ("long", "sixone", "short", "gulbar", "crazy")
-
-#: The variants played on the long-nardy geometry: same direction, heads, no hitting (RULES §1.1, §2).
-LONG_FAMILY: frozenset[str] = frozenset({"long", "sixone", "gulbar", "crazy"})
-
 _LONG_START = tuple(-15 if p == 12 else 15 if p == 24 else 0 for p in range(1, 25))
 _SHORT_START_WHITE = {24: 2, 13: 5, 8: 3, 6: 5}
-_SHORT_START = tuple(
-    _SHORT_START_WHITE.get(p, 0) - _SHORT_START_WHITE.get(25 - p, 0) for p in range(1, 25)
+_SHORT_START = tuple(_SHORT_START_WHITE.get(p, 0) - _SHORT_START_WHITE.get(25 - p, 0) for p in range(1, 25))
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """What sets one variant apart (RULES §1.11). Every per-variant rule in both implementations is read from
+    these fields; a variant's place in :data:`VARIANT_SPECS` is its id in packed rows and Zobrist keys (new
+    variants are appended).
+
+    ``family`` is the geometry: ``"long"`` (both sides move the same way round, heads, no hitting, the block
+    rule: RULES §1.1, §2) or ``"short"`` (backgammon: opposite directions, hits and the bar, §4).
+    """
+
+    name: str
+    family: str
+    #: The starting board in White's numbering (RULES §2.1, §4.1).
+    start: tuple[int, ...]
+    #: A first-roll double may take two checkers from the head (§2.3; flag ``first_roll_exception_doubles``).
+    first_roll_exception: bool = False
+    #: Six-one's special step ``24/ds`` (§3.1).
+    special_step: bool = False
+    #: A double is played as a ladder (§6; flag ``ladder_per_value``).
+    ladder: bool = False
+    #: Unplayed values pass to the opponent as a pending list (§5.2).
+    transfers: bool = False
+    #: When the mover rolls again: ``""`` never, ``"six_one"`` after 6-1 (§3.4), ``"full_double"`` after a
+    #: fully played double (§5.3).
+    extra_roll: str = ""
+    #: A mars with a checker on the bar or in the winner's home scores 3 (§1.10).
+    koks: bool = False
+
+
+VARIANT_SPECS: tuple[VariantSpec, ...] = (
+    VariantSpec("long", "long", _LONG_START, first_roll_exception=True),
+    VariantSpec("sixone", "long", _LONG_START, special_step=True, extra_roll="six_one"),
+    VariantSpec("short", "short", _SHORT_START, koks=True),
+    VariantSpec("gulbar", "long", _LONG_START, first_roll_exception=True, transfers=True, extra_roll="full_double"),
+    VariantSpec("crazy", "long", _LONG_START, first_roll_exception=True, ladder=True, transfers=True),
 )
+#: The spec of each variant by name.
+SPECS: Mapping[str, VariantSpec] = {spec.name: spec for spec in VARIANT_SPECS}
+
+VARIANTS: tuple[str, ...] = tuple(spec.name for spec in VARIANT_SPECS)
+
+#: The variants played on the long-nardy geometry: same direction, heads, no hitting (RULES §1.1, §2).
+LONG_FAMILY: frozenset[str] = frozenset(spec.name for spec in VARIANT_SPECS if spec.family == "long")
 
 #: Starting boards in White's numbering, ``board[i]`` = checkers on White's point ``i+1`` (RULES §2.1, §4.1).
-START_BOARDS: Mapping[str, tuple[int, ...]] = {
-    "long": _LONG_START,
-    "sixone": _LONG_START,
-    "short": _SHORT_START,
-    "gulbar": _LONG_START,
-    "crazy": _LONG_START,
-}
+START_BOARDS: Mapping[str, tuple[int, ...]] = {spec.name: spec.start for spec in VARIANT_SPECS}
+
+
+def variants_where(test: Callable[[VariantSpec], bool]) -> frozenset[str]:
+    """The variants whose spec passes ``test``."""
+    return frozenset(spec.name for spec in VARIANT_SPECS if test(spec))
+
 
 FlagValue = Union[str, int, bool, tuple[int, ...]]
 #: A position's flags: ``(name, value)`` for every flag that applies to its variant, in ``FLAG_SPECS`` order.
@@ -51,7 +100,13 @@ Flags = tuple[tuple[str, FlagValue], ...]
 
 @dataclass(frozen=True)
 class FlagSpec:
-    """One rule flag of RULES §8: where it applies, its default, how it is checked and written."""
+    """One rule flag of RULES §8: where it applies, its default, how it is checked, written and stored.
+
+    A two-valued flag is stored as ``bit`` of the packed row's flag column (set when the value is ``other``,
+    the non-default value) and keyed by the Zobrist slot ``key`` (:mod:`nardy_fast.zobrist`); a flag with
+    ``bit == 0`` has a storage of its own (the exception doubles' die mask). The core reads these tables at
+    import.
+    """
 
     name: str
     variants: frozenset[str]
@@ -59,6 +114,9 @@ class FlagSpec:
     normalize: Callable[[object], FlagValue]
     to_text: Callable[[FlagValue], str]
     from_text: Callable[[str], object]
+    bit: int = 0
+    other: FlagValue = False
+    key: str = ""
 
 
 def _choice(name: str, choices: tuple[FlagValue, ...]) -> Callable[[object], FlagValue]:
@@ -118,33 +176,46 @@ FLAG_SPECS: tuple[FlagSpec, ...] = (
         _choice("block_check", ("end_of_turn", "per_step")),
         str,
         str,
+        bit=1,
+        other="per_step",
+        key="per_step",
     ),
     FlagSpec(
         "ladder_per_value",
-        frozenset({"crazy"}),
+        variants_where(lambda v: v.ladder),
         2,
         _choice("ladder_per_value", (2, 4)),
         str,
         _int_from_text,
+        bit=2,
+        other=4,
+        key="ladder4",
     ),
     FlagSpec(
         "first_roll_exception_doubles",
-        frozenset({"long", "gulbar", "crazy"}),
+        variants_where(lambda v: v.first_roll_exception),
         (6, 4, 3),
         _normalize_doubles,
         lambda v: "".join(map(str, v)) if v else "-",  # type: ignore[arg-type]
         _doubles_from_text,
+        key="exception_double",
     ),
     FlagSpec(
         "sixone_extra_roll_requires_play",
-        frozenset({"sixone"}),
+        variants_where(lambda v: v.extra_roll == "six_one"),
         False,
         _normalize_bool("sixone_extra_roll_requires_play"),
         lambda v: "true" if v else "false",
         _bool_from_text,
+        bit=4,
+        other=True,
+        key="sixone_requires_play",
     ),
 )
-_SPEC_BY_NAME = {spec.name: spec for spec in FLAG_SPECS}
+#: The bits of the two-valued flags, all together.
+FLAG_BITS: int = sum(spec.bit for spec in FLAG_SPECS)
+#: Each flag's spec by name.
+FLAG_BY_NAME: Mapping[str, FlagSpec] = {spec.name: spec for spec in FLAG_SPECS}
 
 
 def normalize_flags(variant: str, given: Mapping[str, object]) -> Flags:
@@ -154,7 +225,7 @@ def normalize_flags(variant: str, given: Mapping[str, object]) -> Flags:
     ``InvalidPositionError``.
     """
     for name, value in given.items():
-        spec = _SPEC_BY_NAME.get(name)
+        spec = FLAG_BY_NAME.get(name)
         if spec is None:
             raise field_error(InvalidPositionError, name, "is not a rule flag", value)
         if variant not in spec.variants:
@@ -171,20 +242,20 @@ def flag(flags: Flags, name: str) -> FlagValue:
     for key, value in flags:
         if key == name:
             return value
-    return _SPEC_BY_NAME[name].default
+    return FLAG_BY_NAME[name].default
 
 
 def flag_to_text(name: str, value: FlagValue) -> str:
     """``name=value`` as written in the position text."""
-    return f"{name}={_SPEC_BY_NAME[name].to_text(value)}"
+    return f"{name}={FLAG_BY_NAME[name].to_text(value)}"
 
 
 def flag_from_text(name: str, text: str) -> object:
     """The raw value of a ``name=text`` token, to be checked by :func:`normalize_flags`."""
-    spec = _SPEC_BY_NAME.get(name)
+    spec = FLAG_BY_NAME.get(name)
     return text if spec is None else spec.from_text(text)
 
 
 def is_default(name: str, value: FlagValue) -> bool:
     """Whether ``value`` is the default of flag ``name`` (defaults are omitted from the text)."""
-    return _SPEC_BY_NAME[name].default == value
+    return FLAG_BY_NAME[name].default == value

@@ -28,12 +28,15 @@ stored higher value first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import cast
 
-from .variants import VARIANTS, Flags
+from .variants import FLAG_BY_NAME, VARIANTS, Flags
 
 __all__ = [
     "SEED",
+    "SLOTS",
+    "OFFSETS",
     "KEYS",
     "POINT",
     "BAR",
@@ -54,18 +57,37 @@ __all__ = [
 SEED = 0x6E61726479666173  # b"nardyfas"
 _MASK = (1 << 64) - 1
 
-POINT = 0
-BAR = POINT + 24 * 30
-OFF = BAR + 30
-BLACK_TO_MOVE = OFF + 30
-FIRST_ROLL = BLACK_TO_MOVE + 1
-PENDING = FIRST_ROLL + 2
-VARIANT = PENDING + 24 * 6
-PER_STEP = VARIANT + len(VARIANTS)
-LADDER4 = PER_STEP + 1
-EXCEPTION_DOUBLE = LADDER4 + 1
-SIXONE_REQUIRES_PLAY = EXCEPTION_DOUBLE + 6
-_SIZE = SIXONE_REQUIRES_PLAY + 1
+#: The slots of the table in order, ``(name, count)``: a feature's keys start where the counts before it end.
+#: Append-only: a new feature, variant or flag takes a slot at the end, so that no published key moves
+#: (``tests/test_zobrist_table.py`` pins a digest of the keys and every slot's offset).
+SLOTS: tuple[tuple[str, int], ...] = (
+    ("point", 24 * 30),
+    ("bar", 30),
+    ("off", 30),
+    ("black_to_move", 1),
+    ("first_roll", 2),
+    ("pending", 24 * 6),
+    ("variant", 5),
+    ("per_step", 1),
+    ("ladder4", 1),
+    ("exception_double", 6),
+    ("sixone_requires_play", 1),
+)
+#: The offset of each slot in :data:`KEYS`.
+OFFSETS: dict[str, int] = dict(zip((name for name, _ in SLOTS), accumulate((count for _, count in SLOTS), initial=0)))
+
+POINT = OFFSETS["point"]
+BAR = OFFSETS["bar"]
+OFF = OFFSETS["off"]
+BLACK_TO_MOVE = OFFSETS["black_to_move"]
+FIRST_ROLL = OFFSETS["first_roll"]
+PENDING = OFFSETS["pending"]
+VARIANT = OFFSETS["variant"]
+PER_STEP = OFFSETS["per_step"]
+LADDER4 = OFFSETS["ladder4"]
+EXCEPTION_DOUBLE = OFFSETS["exception_double"]
+SIXONE_REQUIRES_PLAY = OFFSETS["sixone_requires_play"]
+_SIZE = sum(count for _, count in SLOTS)
 
 
 def splitmix64(seed: int, count: int) -> list[int]:
@@ -118,13 +140,11 @@ def position_key(
     for k, value in enumerate(pending):
         key ^= KEYS[PENDING + 6 * k + value - 1]
     for name, flag_value in flags:
-        if name == "block_check" and flag_value == "per_step":
-            key ^= KEYS[PER_STEP]
-        elif name == "ladder_per_value" and flag_value == 4:
-            key ^= KEYS[LADDER4]
-        elif name == "first_roll_exception_doubles":
+        spec = FLAG_BY_NAME[name]
+        if spec.bit:
+            if flag_value == spec.other:
+                key ^= KEYS[OFFSETS[spec.key]]
+        else:
             for die in cast("tuple[int, ...]", flag_value):
-                key ^= KEYS[EXCEPTION_DOUBLE + die - 1]
-        elif name == "sixone_extra_roll_requires_play" and flag_value:
-            key ^= KEYS[SIXONE_REQUIRES_PLAY]
+                key ^= KEYS[OFFSETS[spec.key] + die - 1]
     return key

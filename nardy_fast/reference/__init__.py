@@ -3,21 +3,15 @@ one function per rule (:mod:`nardy_fast.reference.rules`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Optional
+from typing import ClassVar
 
-from ..batch import python_batch_children
+from ..batch import batch_api, python_kernel
 from ..perft import perft
 from ..position import Engine, Move
 from ..position import Position as _Position
 from .engine import legal_moves
 
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    from ..batch import Rows
-
-__all__ = ["Position", "Move", "perft", "batch_children", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "python"
 
@@ -29,8 +23,4 @@ class Position(_Position):
     _engine: ClassVar[Engine] = staticmethod(legal_moves)
 
 
-def batch_children(
-    positions: object, rolls: object, *, max_results: Optional[int] = None
-) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.uint64]]:
-    """:func:`nardy_fast.batch_children` computed by the reference rules."""
-    return python_batch_children(positions, rolls, Position, max_results)
+batch_children, children = batch_api(python_kernel(Position))

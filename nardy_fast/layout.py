@@ -1,0 +1,148 @@
+"""The packed row: a whole position in 64 ``int8`` values, the layout of the NumPy API and of the core's C
+struct (which checks itself against :data:`COLUMNS` at import).
+
+=========  ======================  =======================================================================
+columns    name                    field
+=========  ======================  =======================================================================
+0..23      ``BOARD``               checkers on White's points 1..24, Black negative
+24, 25     ``BAR``                 checkers on the bar (White, Black)
+26, 27     ``OFF``                 checkers borne off (White, Black)
+28         ``TURN``                the side to move: 0 White, 1 Black
+29, 30     ``FIRST_ROLL``          first roll still to come (White, Black), 0 or 1
+31         ``VARIANT``             the variant's index in ``VARIANTS``
+32         ``FLAGS``               the bits of the two-valued rule flags (``FlagSpec.bit``): 1
+                                   ``block_check=per_step``, 2 ``ladder_per_value=4``, 4
+                                   ``sixone_extra_roll_requires_play=True``
+33         ``EXCEPTION_DOUBLES``   ``first_roll_exception_doubles``: bit ``d-1`` for double ``d`` (0 where
+                                   the flag does not apply)
+34         ``NPENDING``            the length of ``pending``
+35..58     ``PENDING``             ``pending``, then zeros (a two-value list higher first)
+59..63     ``RESERVED``            zero
+=========  ======================  =======================================================================
+
+Every position has exactly one row, so rows can be compared, hashed and de-duplicated as bytes. The
+column constants (``layout.OFF`` is 26, White's borne-off count) serve code that reads rows directly.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import InvalidPositionError, field_error
+from .state import State, make_state
+from .variants import FLAG_BITS, FLAG_BY_NAME, FLAG_SPECS, VARIANTS
+
+__all__ = [
+    "COLUMNS",
+    "WIDTH",
+    "BOARD",
+    "BAR",
+    "OFF",
+    "TURN",
+    "FIRST_ROLL",
+    "VARIANT",
+    "FLAGS",
+    "EXCEPTION_DOUBLES",
+    "NPENDING",
+    "PENDING",
+    "RESERVED",
+    "pack",
+    "unpack",
+]
+
+#: The fields of a row in order, ``(name, width)``.
+COLUMNS: tuple[tuple[str, int], ...] = (
+    ("BOARD", 24),
+    ("BAR", 2),
+    ("OFF", 2),
+    ("TURN", 1),
+    ("FIRST_ROLL", 2),
+    ("VARIANT", 1),
+    ("FLAGS", 1),
+    ("EXCEPTION_DOUBLES", 1),
+    ("NPENDING", 1),
+    ("PENDING", 24),
+    ("RESERVED", 5),
+)
+_START = dict(zip((name for name, _ in COLUMNS), accumulate((width for _, width in COLUMNS), initial=0)))
+WIDTH: int = sum(width for _, width in COLUMNS)
+BOARD, BAR, OFF, TURN, FIRST_ROLL = (_START[n] for n in ("BOARD", "BAR", "OFF", "TURN", "FIRST_ROLL"))
+VARIANT, FLAGS, EXCEPTION_DOUBLES = (_START[n] for n in ("VARIANT", "FLAGS", "EXCEPTION_DOUBLES"))
+NPENDING, PENDING, RESERVED = (_START[n] for n in ("NPENDING", "PENDING", "RESERVED"))
+
+Rows = npt.NDArray[np.int8]
+
+
+def pack(state: State) -> Rows:
+    """The row of a state."""
+    row = np.zeros(WIDTH, dtype=np.int8)
+    row[BOARD : BOARD + 24] = state.board
+    row[BAR : BAR + 2] = state.bar
+    row[OFF : OFF + 2] = state.off
+    row[TURN] = state.turn == "black"
+    row[FIRST_ROLL : FIRST_ROLL + 2] = state.first_roll
+    row[VARIANT] = VARIANTS.index(state.variant)
+    for name, value in state.flags:
+        spec = FLAG_BY_NAME[name]
+        if spec.bit:
+            row[FLAGS] |= spec.bit if value == spec.other else 0
+        else:
+            row[EXCEPTION_DOUBLES] = sum(1 << (d - 1) for d in cast("tuple[int, ...]", value))
+    row[NPENDING] = len(state.pending)
+    row[PENDING : PENDING + len(state.pending)] = state.pending
+    return row
+
+
+def _flags_of(variant: str, bits: int, doubles: int) -> dict[str, object]:
+    """The flag keywords of a row's flag columns (checked afterwards by ``make_state``)."""
+    flags: dict[str, object] = {}
+    for spec in FLAG_SPECS:
+        if spec.bit and bits & spec.bit:
+            flags[spec.name] = spec.other
+        elif not spec.bit and (variant in spec.variants or doubles):
+            flags[spec.name] = tuple(d for d in range(6, 0, -1) if doubles >> (d - 1) & 1)
+    return flags
+
+
+def unpack(row: object) -> State:
+    """The checked state of a row; raises ``InvalidPositionError`` naming the field for a bad row."""
+    array = np.asarray(row)
+    if array.shape != (WIDTH,) or array.dtype.kind not in "iu":
+        raise field_error(InvalidPositionError, "array", f"must be {WIDTH} integers", row)
+    values = [int(v) for v in array]
+    if not 0 <= values[VARIANT] < len(VARIANTS):
+        raise field_error(
+            InvalidPositionError, "variant", f"must be an index 0..{len(VARIANTS) - 1}", values[VARIANT]
+        )
+    variant = VARIANTS[values[VARIANT]]
+    for column, name in ((TURN, "turn"), (FIRST_ROLL, "first_roll"), (FIRST_ROLL + 1, "first_roll")):
+        if values[column] not in (0, 1):
+            raise field_error(InvalidPositionError, name, "must be 0 or 1 in an array", values[column])
+    if values[FLAGS] & ~FLAG_BITS:
+        raise field_error(InvalidPositionError, "flags", "unknown flag bits", values[FLAGS])
+    if not 0 <= values[EXCEPTION_DOUBLES] < 64:
+        raise field_error(
+            InvalidPositionError, "first_roll_exception_doubles", "must be a 6-bit mask", values[EXCEPTION_DOUBLES]
+        )
+    count = values[NPENDING]
+    if not 0 <= count <= 24 or any(values[PENDING + count : WIDTH]):
+        raise field_error(
+            InvalidPositionError, "pending", "length and zero padding do not agree", values[NPENDING:RESERVED]
+        )
+    pending = tuple(values[PENDING : PENDING + count])
+    if len(pending) == 2 and pending[0] < pending[1]:
+        raise field_error(InvalidPositionError, "pending", "two different values must be stored higher first", pending)
+    return make_state(
+        variant,
+        values[BOARD : BOARD + 24],
+        "black" if values[TURN] else "white",
+        tuple(values[BAR : BAR + 2]),
+        tuple(values[OFF : OFF + 2]),
+        (bool(values[FIRST_ROLL]), bool(values[FIRST_ROLL + 1])),
+        pending,
+        _flags_of(variant, values[FLAGS], values[EXCEPTION_DOUBLES]),
+    )

@@ -1,0 +1,165 @@
+# The next state of each result (RULES §1.8.1; remainder §5.2, extra roll §3.4, §5.3), written as packed
+# rows a word at a time.
+
+
+cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
+                         int *extra) noexcept nogil:
+    """Write the position after result ``n`` into ``out`` and return its full Zobrist key."""
+    cdef int col = p.turn
+    cdef int i, segment = d1 == 0
+    cdef bint finished = n.b[XOFF] == 15
+    cdef bint again = False
+    cdef uint64_t key = n.key ^ g.static_key
+    cdef uint64_t base[8]
+    memcpy(base, p, sizeof(Pos))
+    result_row(n, base, out, col, g.long_family)
+    if not segment:
+        out.first[col] = 0
+    # §5.2 remainder (gulbar, crazy; not after a segment or a finish)
+    out.npending = 0
+    if V_TRANSFERS[p.variant] and not segment and not finished:
+        for i in range(g.ndice):
+            if not (n.used >> i) & 1:
+                out.pending[out.npending] = g.dice[i]
+                out.npending += 1
+    memset(&out.pending[out.npending], 0, 24 - out.npending)
+    # §3.4, §5.3 extra roll
+    if not segment and not finished:
+        if V_EXTRA[p.variant] == EXTRA_SIX_ONE:
+            again = ((d1 == 6 and d2 == 1) or (d1 == 1 and d2 == 6)) and (
+                not (p.flags & FLAG_SIXONE_REQUIRES) or n.nsteps == 2)
+        elif V_EXTRA[p.variant] == EXTRA_FULL_DOUBLE:
+            again = d1 == d2 and n.nsteps == 4
+    extra[0] = again
+    # §1.8.1 who moves next
+    if finished or not (again or segment) or out.npending:
+        out.turn = 1 - col
+    else:
+        out.turn = col
+    if out.turn:
+        key ^= KEYS[K_BLACK]
+    for i in range(2):
+        if out.first[i]:
+            key ^= KEYS[K_FIRST + i]
+    for i in range(out.npending):
+        key ^= KEYS[K_PENDING + 6 * i + out.pending[i] - 1]
+    return key
+
+
+cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
+    """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), as three words of eight
+    points; the same map takes them back. Words are loaded whole: a wide load of bytes just stored in narrower
+    pieces waits for them."""
+    cdef uint64_t w0, w1, w2
+    memcpy(&w0, board, 8)
+    memcpy(&w1, board + 8, 8)
+    memcpy(&w2, board + 16, 8)
+    if col == 0:
+        w[0] = w0
+        w[1] = w1
+        w[2] = w2
+    elif long_family:
+        # White's M1..M12 are Black's M13..M24 and the other way round: bytes 12..23, then 0..11
+        w[0] = negated((w1 >> 32) | (w2 << 32))
+        w[1] = negated((w2 >> 32) | (w0 << 32))
+        w[2] = negated((w0 >> 32) | (w1 << 32))
+    else:
+        # White's M m is Black's M 25-m
+        w[0] = negated(__builtin_bswap64(w2))
+        w[1] = negated(__builtin_bswap64(w1))
+        w[2] = negated(__builtin_bswap64(w0))
+
+
+cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
+    """``renumbered`` into ``out``, stored in whole words."""
+    cdef uint64_t w[3]
+    renumbered(board, w, col, long_family)
+    memcpy(out, &w[0], 8)
+    memcpy(out + 8, &w[1], 8)
+    memcpy(out + 16, &w[2], 8)
+
+
+cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
+    """Bytes ``8 * index`` up to ``8 * index + 7`` of ``row`` (rows need no alignment)."""
+    memcpy((<char *> row) + 8 * index, &word, 8)
+
+
+cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int col, bint long_family
+                            ) noexcept nogil:
+    """The row of result ``r``: its board (back in White's numbering), bars and X's off laid into ``base`` (the
+    eight words of the row searched, or of its first result), made in registers and stored a word at a time."""
+    cdef uint64_t w[3]
+    cdef uint32_t u
+    renumbered(&r.b[1], w, col, long_family)
+    store_word(row, 0, w[0])
+    store_word(row, 1, w[1])
+    store_word(row, 2, w[2])
+    # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds r.b[24..27]: M24, X's bar, Y's bar, X's off
+    memcpy(&u, &r.b[HEAD], 4)
+    if col == 0:
+        store_word(row, 3, (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
+    else:
+        store_word(row, 3, (base[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u))
+    store_word(row, 4, base[4])
+    store_word(row, 5, base[5])
+    store_word(row, 6, base[6])
+    store_word(row, 7, base[7])
+
+
+cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
+                                    uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras, int extra,
+                                    int col, bint long_family) noexcept nogil:
+    """``result_row`` on the ``template`` for results ``start`` up to ``end``, until one ends the game; returns
+    where it stopped."""
+    cdef int32_t i = start
+    while i < end and res[i].b[XOFF] != 15:
+        result_row(&res[i], template, &rows[i], col, long_family)
+        if keys != NULL:
+            keys[i] = res[i].key ^ template_key
+        if extras != NULL:
+            extras[i] = extra
+        i += 1
+    return i
+
+
+cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys,
+                        uint8_t *extras) noexcept nogil:
+    """Every result's next position, key and extra roll (``keys`` and ``extras`` may be NULL). The results of
+    one search played the same dice, so all but finished games share every field besides the board, bars and
+    off: the first unfinished one serves as a template for the others (``unfinished_rows``, one copy for each
+    way to renumber the board, so that each loop knows its own)."""
+    cdef uint64_t template[8]
+    cdef uint64_t template_key = 0, key
+    cdef int template_extra = 0, extra, have = 0
+    cdef int32_t i = 0, n = g.nres
+    cdef const Result *res = g.res
+    while i < n:
+        if have and res[i].b[XOFF] != 15:
+            if g.color == 0:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
+                                    False)
+            elif g.long_family:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    True)
+            else:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    False)
+            continue
+        key = result_pos(g, p, &res[i], d1, d2, &rows[i], &extra)
+        if res[i].b[XOFF] != 15:
+            memcpy(template, &rows[i], sizeof(Pos))
+            template_key = key ^ res[i].key
+            template_extra = extra
+            have = 1
+        if keys != NULL:
+            keys[i] = key
+        if extras != NULL:
+            extras[i] = extra
+        i += 1
+    if NARDY_FAST_DEBUG:
+        for i in range(n):
+            NARDY_CHECK(pos_ok(&rows[i]), "a result row fails the row gate (pos_ok)")
+
+
+cdef inline bint is_over(const Pos *p) noexcept nogil:
+    return p.off[0] == 15 or p.off[1] == 15

@@ -1,0 +1,141 @@
+# The rules that set a search up, twins of nardy_fast.reference.rules and nardy_fast.board: the block rule
+# (B) on bit masks, the board in the mover's numbering (RULES §1.1), the dice list (§1.4), the head limit (§1.7
+# H), and the keys of the fields no move changes.
+
+
+cdef inline uint32_t track_mask(uint32_t xmask) noexcept nogil:
+    """X's occupancy along Y's track (RULES §1.1): bit t for T-index t."""
+    return REV12[xmask & 0xFFF] | (REV12[xmask >> 12] << 12)
+
+
+cdef inline bint block_ok(const Gen *g, uint32_t xmask) noexcept nogil:
+    """(B) RULES §1.7: no 6-run of X along Y's track unless a Y checker stands past its end."""
+    return runs_ok(xmask, g.ymax_t)
+
+
+cdef inline bint runs_ok(uint32_t xmask, int ymax_t) noexcept nogil:
+    """(B) for X's points ``xmask`` and Y's farthest checker ``ymax_t`` along Y's track (-1: none)."""
+    cdef uint32_t t, c
+    if ymax_t < 0:
+        return True
+    t = track_mask(xmask)
+    c = t & (t >> 1) & (t >> 2)
+    c = c & (c >> 3)
+    return c == 0 or hibit(c) + 5 < ymax_t
+
+
+cdef inline int farthest_on_track(uint32_t ymask) noexcept nogil:
+    """Y's farthest checker along Y's track (T = 12 - m on M1..M12, 36 - m on M13..M24) from Y's points in X's
+    numbering (long family), -1 if none."""
+    if ymask >> 12:
+        return 23 - ctz(ymask >> 12)
+    if ymask:
+        return 11 - ctz(ymask)
+    return -1
+
+
+cdef inline int family(int variant) noexcept nogil:
+    """The geometry's index in the key and numbering tables: 0 long family, 1 short."""
+    return 1 if V_SHORT[variant] else 0
+
+
+# --- setting up a problem: RULES §1.1 coordinates, §1.4 dice, §1.7 (H) -------------------------------------
+
+
+cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
+    """Fill ``g`` (the board ``g.b`` to search, in the mover's numbering) for the side to move of ``p`` and the
+    roll ``d1-d2`` (0-0: play the pending list).
+
+    Returns the number of dice values (0 for a bad pending list).
+    """
+    NARDY_CHECK(pos_ok(p), "a search set up on a row that fails the row gate (pos_ok)")
+    cdef int variant = p.variant
+    cdef int fam = family(variant)
+    cdef int col = p.turn
+    cdef int m, i, v, per, _copy
+    cdef uint32_t xmask = 0, yblock = 0
+    cdef uint64_t key, closed
+    cdef uint64_t words[3]
+    g.variant = variant
+    g.static_key = static_key(p)
+    g.long_family = not V_SHORT[variant]
+    g.color = col
+    g.per_step = (p.flags & FLAG_PER_STEP) != 0 and g.long_family
+    g.kx = &KX[fam][col][0]
+    g.ky = &KY[fam][col][0]
+    g.ks = &KS[fam][col][0]
+    g.kd = &KD[fam][col][0]
+    g.kxbar = &KBAR[col][0]
+    g.kybar = &KBAR[1 - col][0]
+    g.kxoff = &KOFF[col][0]
+    key = KBAR[0][p.bar[0]] ^ KBAR[1][p.bar[1]] ^ KOFF[0][p.off[0]] ^ KOFF[1][p.off[1]]
+    g.b[0] = 0
+    renumber(p.board, &g.b[1], col, g.long_family)
+    for m in range(1, 25):
+        key ^= g.ks[m * 32 + 16 + g.b[m]]
+    # X's points, and (N) the points closed to X: one Y checker in the long family, two in short (not -1)
+    memcpy(<char *> words, &g.b[1], 24)
+    for i in range(3):
+        xmask |= gather(nonzero_bytes(words[i]) & ~words[i]) << (8 * i)
+        closed = words[i] & 0x8080808080808080ULL
+        if V_SHORT[variant]:
+            closed &= nonzero_bytes(~words[i])
+        yblock |= gather(closed) << (8 * i)
+    g.b[BAR_POINT] = p.bar[col]
+    g.b[YBAR] = p.bar[1 - col]
+    g.b[XOFF] = p.off[col]
+    memset(&g.b[XOFF + 1], 0, 32 - XOFF - 1)
+    g.xmask = xmask
+    g.yblock = yblock
+    g.key = key
+    # for the block rule (B): Y holds exactly the closed points in the long family
+    g.ymax_t = farthest_on_track(yblock) if g.long_family else -1
+    # §1.4 the dice list; §1.8.1 pending lists
+    if d1 == 0:
+        g.ndice = p.npending
+        for i in range(p.npending):
+            g.dice[i] = p.pending[i]
+    elif d1 != d2:
+        g.ndice = 2
+        g.dice[0] = d1 if d1 > d2 else d2
+        g.dice[1] = d2 if d1 > d2 else d1
+    elif V_LADDER[variant]:
+        per = 4 if p.flags & FLAG_LADDER4 else 2
+        g.ndice = 0
+        for v in range(d1, 7):
+            for _copy in range(per):
+                g.dice[g.ndice] = v
+                g.ndice += 1
+    else:
+        g.ndice = 4
+        for i in range(4):
+            g.dice[i] = d1
+    NARDY_CHECK(0 < g.ndice <= 24 or (d1 == 0 and g.ndice == 0), "a dice list out of its 24 places")
+    g.ordered = not (g.ndice == 2 and g.dice[0] != g.dice[1])
+    # (H) RULES §1.7, §2.3, §3.2: one head departure, two on an exception first roll; none in short
+    if not g.long_family:
+        g.head_limit = -1
+    elif (d1 != 0 and d1 == d2 and V_EXCEPTION[variant] and p.first[col]
+          and (p.exc >> (d1 - 1)) & 1):
+        g.head_limit = 2
+    else:
+        g.head_limit = 1
+    return g.ndice
+
+
+cdef uint64_t static_key(const Pos *p) noexcept nogil:
+    """Key of the fields that no move changes: variant and flags."""
+    return KEYS[K_VARIANT + p.variant] ^ FLAGS_KEY[<uint8_t> p.flags] ^ EXC_KEY[p.exc & 63]
+
+
+cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:
+    cdef uint64_t key = static_key(p)
+    cdef int i
+    if p.turn:
+        key ^= KEYS[K_BLACK]
+    for i in range(2):
+        if p.first[i]:
+            key ^= KEYS[K_FIRST + i]
+    for i in range(p.npending):
+        key ^= KEYS[K_PENDING + 6 * i + p.pending[i] - 1]
+    return key
