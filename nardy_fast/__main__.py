@@ -3,8 +3,8 @@
 * ``python -m nardy_fast`` (= ``bench``): positions/s and plays/s of the reference and the core, per variant,
   on the embedded corpus, with their ratios.
 * ``python -m nardy_fast perft``: move paths from the start of every variant or a given position, ``--divide``
-  by first move, ``--check`` against the counts shipped with the package (derived by hand, one by GNU
-  Backgammon).
+  by first move, ``--check`` against the counts shipped with the package (derived by hand, counted by GNU
+  Backgammon, or regression counts of the core; ``--budget`` bounds their size).
 * ``python -m nardy_fast corpus``: rebuild the embedded corpus (seeded self-play).
 """
 
@@ -23,15 +23,16 @@ from .perft import perft_cases
 __all__ = ["main"]
 
 
-def _check_command() -> int:
-    """Run the shipped perft cases; on a mismatch print the divide of both implementations."""
-    print(f"implementation: {IMPLEMENTATION}")
+def _check_command(budget: int) -> int:
+    """Run the shipped perft cases of at most ``budget`` nodes; on a mismatch print the divide of both
+    implementations."""
+    print(f"implementation: {IMPLEMENTATION}; counts of at most {budget:,} nodes")
     failures = 0
-    for case in perft_cases():
+    for case in perft_cases(budget):
         position = Position.from_text(case.text)
         found = perft(position, case.depth)
         status = "ok" if found == case.count else "MISMATCH"
-        print(f"{status:>8}  {case.text}  depth {case.depth}: expected {case.count}, found {found}")
+        print(f"{status:>8}  {case.text}  depth {case.depth}: expected {case.count} ({case.source}), found {found}")
         if found != case.count:
             failures += 1
             mine = divide(position, case.depth)
@@ -44,7 +45,7 @@ def _check_command() -> int:
 
 def _perft_command(args: argparse.Namespace) -> int:
     if args.check:
-        return _check_command()
+        return _check_command(args.budget)
     if args.position:
         positions = [("position", Position.from_text(args.position))]
     else:
@@ -91,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     perft_parser.add_argument("--position", metavar="TEXT", help="a position text instead of the start")
     perft_parser.add_argument("--divide", action="store_true", help="print the count of every first move")
     perft_parser.add_argument("--check", action="store_true", help="check the shipped counts")
+    perft_parser.add_argument(
+        "--budget", type=int, default=5_000_000, help="with --check: only counts of at most this many nodes"
+    )
     corpus_parser = commands.add_parser("corpus", help="rebuild the embedded benchmark corpus")
     corpus_parser.add_argument("--size", type=int, default=corpus.SIZE)
     args = parser.parse_args(argv)

@@ -17,7 +17,8 @@ columns    name                    field
                                    the flag does not apply)
 34         ``NPENDING``            the length of ``pending``
 35..58     ``PENDING``             ``pending``, then zeros (a two-value list higher first)
-59..63     ``RESERVED``            zero
+59, 60     ``ROLLS_PLAYED``        ``rolls_played`` (White, Black)
+61..63     ``RESERVED``            zero
 =========  ======================  =======================================================================
 
 Every position has exactly one row, so rows can be compared, hashed and de-duplicated as bytes. The
@@ -49,6 +50,7 @@ __all__ = [
     "EXCEPTION_DOUBLES",
     "NPENDING",
     "PENDING",
+    "ROLLS_PLAYED",
     "RESERVED",
     "pack",
     "unpack",
@@ -66,13 +68,14 @@ COLUMNS: tuple[tuple[str, int], ...] = (
     ("EXCEPTION_DOUBLES", 1),
     ("NPENDING", 1),
     ("PENDING", 24),
-    ("RESERVED", 5),
+    ("ROLLS_PLAYED", 2),
+    ("RESERVED", 3),
 )
 _START = dict(zip((name for name, _ in COLUMNS), accumulate((width for _, width in COLUMNS), initial=0)))
 WIDTH: int = sum(width for _, width in COLUMNS)
 BOARD, BAR, OFF, TURN, FIRST_ROLL = (_START[n] for n in ("BOARD", "BAR", "OFF", "TURN", "FIRST_ROLL"))
 VARIANT, FLAGS, EXCEPTION_DOUBLES = (_START[n] for n in ("VARIANT", "FLAGS", "EXCEPTION_DOUBLES"))
-NPENDING, PENDING, RESERVED = (_START[n] for n in ("NPENDING", "PENDING", "RESERVED"))
+NPENDING, PENDING, ROLLS_PLAYED, RESERVED = (_START[n] for n in ("NPENDING", "PENDING", "ROLLS_PLAYED", "RESERVED"))
 
 Rows = npt.NDArray[np.int8]
 
@@ -94,6 +97,7 @@ def pack(state: State) -> Rows:
             row[EXCEPTION_DOUBLES] = sum(1 << (d - 1) for d in cast("tuple[int, ...]", value))
     row[NPENDING] = len(state.pending)
     row[PENDING : PENDING + len(state.pending)] = state.pending
+    row[ROLLS_PLAYED : ROLLS_PLAYED + 2] = state.rolls_played
     return row
 
 
@@ -129,9 +133,9 @@ def unpack(row: object) -> State:
             InvalidPositionError, "first_roll_exception_doubles", "must be a 6-bit mask", values[EXCEPTION_DOUBLES]
         )
     count = values[NPENDING]
-    if not 0 <= count <= 24 or any(values[PENDING + count : WIDTH]):
+    if not 0 <= count <= 24 or any(values[PENDING + count : ROLLS_PLAYED]) or any(values[RESERVED:WIDTH]):
         raise field_error(
-            InvalidPositionError, "pending", "length and zero padding do not agree", values[NPENDING:RESERVED]
+            InvalidPositionError, "pending", "length and zero padding do not agree", values[NPENDING:ROLLS_PLAYED]
         )
     pending = tuple(values[PENDING : PENDING + count])
     if len(pending) == 2 and pending[0] < pending[1]:
@@ -145,4 +149,5 @@ def unpack(row: object) -> State:
         (bool(values[FIRST_ROLL]), bool(values[FIRST_ROLL + 1])),
         pending,
         _flags_of(variant, values[FLAGS], values[EXCEPTION_DOUBLES]),
+        tuple(values[ROLLS_PLAYED : ROLLS_PLAYED + 2]),
     )

@@ -1,6 +1,7 @@
 """The one-line position text and the move text — parse and format, shared by both implementations.
 
-Position text: ``<variant> <w|b> <board> [bar=W/B] [off=W/B] [first=wb|w|b|-] [pending=v,v,…] [flag=value …]``
+Position text: ``<variant> <w|b> <board> [bar=W/B] [off=W/B] [first=wb|w|b|-] [pending=v,v,…] [played=W/B]
+[flag=value …]``
 
 * ``board`` lists the occupied points in White's numbering, ascending, as ``point:count`` with Black's counts
   negative (``12:-15,24:15``); ``-`` for an empty board.
@@ -41,6 +42,8 @@ def format_position(state: State) -> str:
         parts.append(f"first={_FIRST[state.first_roll]}")
     if state.pending:
         parts.append("pending=" + ",".join(map(str, state.pending)))
+    if state.rolls_played != (0, 0):
+        parts.append(f"played={state.rolls_played[0]}/{state.rolls_played[1]}")
     parts.extend(flag_to_text(name, value) for name, value in state.flags if not is_default(name, value))
     return " ".join(parts)
 
@@ -89,6 +92,8 @@ def parse_position(text: object) -> dict[str, object]:
         seen.add(key)
         if key in ("bar", "off"):
             args[key] = _pair(text, key, value)
+        elif key == "played":
+            args["rolls_played"] = _pair(text, key, value)
         elif key == "first":
             if value not in _FIRST_BACK:
                 raise _bad(text, "first must be one of wb, w, b, -")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 from .errors import NardyError, field_error
 from .inputs import integer
 from .position import Position
 
-__all__ = ["MAX_PERFT_DEPTH", "check_depth", "perft", "divide", "PerftCase", "perft_cases"]
+__all__ = ["MAX_PERFT_DEPTH", "check_depth", "perft", "divide", "PerftCase", "SOURCES", "perft_cases"]
 
 #: The deepest perft either implementation runs. Every ply multiplies the count by up to hundreds, so no
 #: real count comes near it; the bound keeps both implementations' recursion shallow and alike.
@@ -55,19 +55,36 @@ def perft(position: Position, depth: int) -> int:
 
 
 class PerftCase(NamedTuple):
-    """One line of the shipped perft data file: a position text, a depth and the count its comment derives."""
+    """One count of the shipped perft data file: a position text, a depth, the count and who counted it
+    (``"hand"``, ``"gnubg"`` or ``"core"``; see the file's header)."""
 
     text: str
     depth: int
     count: int  # type: ignore[assignment]  # shadows tuple.count, kept: it is the file's column name
+    source: str = "hand"
+
+    @property
+    def verified(self) -> bool:
+        """Whether someone other than this package counted it (by hand or with GNU Backgammon)."""
+        return self.source in ("hand", "gnubg")
 
 
-def perft_cases() -> list[PerftCase]:
-    """The cases of ``nardy_fast/data/perft.txt`` (derivations are the comments in that file)."""
+#: Who may have counted a shipped perft number.
+SOURCES = ("hand", "gnubg", "core")
+
+
+def perft_cases(budget: Optional[int] = None) -> list[PerftCase]:
+    """The counts of ``nardy_fast/data/perft.txt`` (derivations are the comments in that file), those of at most
+    ``budget`` nodes when given."""
     cases = []
     data = resources.files("nardy_fast").joinpath("data/perft.txt").read_text(encoding="utf-8")
     for line in data.splitlines():
         if line.strip() and not line.startswith("#"):
-            text, depth, count = (part.strip() for part in line.split("|"))
-            cases.append(PerftCase(text, int(depth), int(count)))
+            text, counts = (part.strip() for part in line.split("|"))
+            for entry in counts.split(";"):
+                depth, count, source = entry.split()
+                if source not in SOURCES:
+                    raise ValueError(f"perft.txt: unknown source {source!r} in {line!r}")
+                if budget is None or int(count) <= budget:
+                    cases.append(PerftCase(text, int(depth), int(count), source))
     return cases

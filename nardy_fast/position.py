@@ -170,15 +170,18 @@ class Position:
         off: Ints = (0, 0),
         first_roll: Bools = (True, True),
         pending: Ints = (),
+        rolls_played: Ints = (0, 0),
         **flags: object,
     ) -> P:
         """A position from White's board: ``board[i]`` = checkers on White's point ``i+1``, Black negative.
 
         ``bar``, ``off`` and ``first_roll`` are (White, Black) pairs; ``pending`` is the transfer list the side
-        to move must play before rolling (gulbar, crazy). Rule flags are keyword arguments (RULES §8).
+        to move must play before rolling (gulbar, crazy). ``rolls_played`` counts each side's rolls played so
+        far, up to ``normal_doubles_first_rolls`` (crazy; (0, 0) elsewhere). Rule flags are keyword arguments
+        (RULES §8).
         Raises :class:`~nardy_fast.InvalidPositionError` for input that breaks a rule of RULES §1.3.
         """
-        return cls._trusted(make_state(variant, board, turn, bar, off, first_roll, pending, flags))
+        return cls._trusted(make_state(variant, board, turn, bar, off, first_roll, pending, flags, rolls_played))
 
     @classmethod
     def from_text(cls: type[P], text: str) -> P:
@@ -232,6 +235,12 @@ class Position:
     def pending(self) -> tuple[int, ...]:
         """Die values the side to move must play before rolling (gulbar/crazy transfer, RULES §5.2)."""
         return self._state.pending
+
+    @property
+    def rolls_played(self) -> tuple[int, int]:
+        """(White, Black) rolls played so far, counted up to flag ``normal_doubles_first_rolls`` (crazy: while a
+        side's count is below it, its doubles play as four steps, not as a ladder; RULES §6)."""
+        return self._state.rolls_played
 
     @property
     def flags(self) -> dict[str, FlagValue]:

@@ -12,7 +12,7 @@ from typing import NamedTuple, Optional, cast
 from .board import block_is_legal, to_mover
 from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
 from .inputs import boolean, integer, items
-from .variants import LONG_FAMILY, VARIANTS, Flags, flag, normalize_flags
+from .variants import LONG_FAMILY, SPECS, VARIANTS, Flags, flag, normalize_flags
 
 __all__ = ["State", "make_state", "check_state", "check_roll", "check_limit", "limit_error"]
 
@@ -28,6 +28,9 @@ class State(NamedTuple):
     first_roll: tuple[bool, bool]
     pending: tuple[int, ...]
     flags: Flags
+    #: (White, Black) rolls played, counted up to ``normal_doubles_first_rolls`` (RULES §6 flag); (0, 0) where
+    #: the flag is 0 or does not apply.
+    rolls_played: tuple[int, int] = (0, 0)
 
 
 def _ints(value: object, low: int, high: int) -> Optional[tuple[int, ...]]:
@@ -69,7 +72,7 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
         raise field_error(InvalidPositionError, "pending", "must be a sequence of die values", value)
     if not items(value):
         return ()
-    if variant not in ("gulbar", "crazy"):
+    if not SPECS[variant].transfers:
         raise field_error(InvalidPositionError, "pending", f"variant {variant!r} has no transfers", value)
     values = _ints(value, 1, 6)
     if values is None:
@@ -79,9 +82,11 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
         return (max(pending), min(pending))
     if len(pending) == 1:
         return pending
-    if variant == "gulbar":
-        if len(set(pending)) == 1 and len(pending) <= 4:
-            return pending
+    # what is left of a double of four steps: gulbar's, or crazy's while doubles are not ladders (RULES §6 flag)
+    normal = not SPECS[variant].ladder or flag(flags, "normal_doubles_first_rolls") != 0
+    if normal and len(set(pending)) == 1 and len(pending) <= 4:
+        return pending
+    if not SPECS[variant].ladder:
         raise field_error(
             InvalidPositionError, "pending", "must be one value, two values or 2..4 equal values", value
         )
@@ -92,7 +97,9 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
     raise field_error(
         InvalidPositionError,
         "pending",
-        "must be one value, two different values or a suffix of a crazy ladder",
+        "must be one value, two different values, 2..4 equal values or a suffix of a crazy ladder"
+        if normal
+        else "must be one value, two different values or a suffix of a crazy ladder",
         value,
     )
 
@@ -106,6 +113,7 @@ def make_state(
     first_roll: object,
     pending: object,
     flags: Mapping[str, object],
+    rolls_played: object = (0, 0),
 ) -> State:
     """Check every field of a position (RULES §1.3 invariants) and return it normalised."""
     if not isinstance(variant, str) or variant not in VARIANTS:
@@ -149,7 +157,9 @@ def make_state(
                     "checker past them, RULES §1.7 B)",
                     board,
                 )
-    return State(variant, turn, cells, bars, offs, (bool(first[0]), bool(first[1])), pend, flag_values)
+    counted = cast(int, flag(flag_values, "normal_doubles_first_rolls"))
+    played = _int_pair("rolls_played", rolls_played, 0, counted)
+    return State(variant, turn, cells, bars, offs, (bool(first[0]), bool(first[1])), pend, flag_values, played)
 
 
 def check_state(state: object) -> State:
@@ -164,7 +174,15 @@ def check_state(state: object) -> State:
     if len(flags) != len(names):
         raise field_error(InvalidPositionError, "flags", "must name each flag once", state.flags)
     return make_state(
-        state.variant, state.board, state.turn, state.bar, state.off, state.first_roll, state.pending, flags
+        state.variant,
+        state.board,
+        state.turn,
+        state.bar,
+        state.off,
+        state.first_roll,
+        state.pending,
+        flags,
+        state.rolls_played,
     )
 
 

@@ -211,6 +211,17 @@ FLAG_SPECS: tuple[FlagSpec, ...] = (
         other=True,
         key="sixone_requires_play",
     ),
+    FlagSpec(
+        "normal_doubles_first_rolls",
+        variants_where(lambda v: v.ladder),
+        0,
+        _choice("normal_doubles_first_rolls", (0, 3)),
+        str,
+        _int_from_text,
+        bit=8,
+        other=3,
+        key="normal_doubles3",
+    ),
 )
 #: The bits of the two-valued flags, all together.
 FLAG_BITS: int = sum(spec.bit for spec in FLAG_SPECS)

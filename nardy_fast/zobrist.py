@@ -19,6 +19,8 @@ slice                           count   feature
 ``LADDER4``                     1       flag ``ladder_per_value = 4``
 ``EXCEPTION_DOUBLE`` + d−1      6       ``d`` is in flag ``first_roll_exception_doubles`` (where it applies)
 ``SIXONE_REQUIRES_PLAY``        1       flag ``sixone_extra_roll_requires_play = True``
+``NORMAL_DOUBLES3``             1       flag ``normal_doubles_first_rolls = 3``
+``ROLLS_PLAYED`` + 3·s + n−1    6       side ``s`` has played ``n`` = 1..3 rolls (under that flag)
 ==============================  ======  ==================================================================
 
 A zero count, an empty bar or off tray, and a default flag contribute nothing; a two-value pending list is
@@ -49,6 +51,8 @@ __all__ = [
     "LADDER4",
     "EXCEPTION_DOUBLE",
     "SIXONE_REQUIRES_PLAY",
+    "NORMAL_DOUBLES3",
+    "ROLLS_PLAYED",
     "splitmix64",
     "point_key",
     "position_key",
@@ -72,6 +76,8 @@ SLOTS: tuple[tuple[str, int], ...] = (
     ("ladder4", 1),
     ("exception_double", 6),
     ("sixone_requires_play", 1),
+    ("normal_doubles3", 1),
+    ("rolls_played", 2 * 3),
 )
 #: The offset of each slot in :data:`KEYS`.
 OFFSETS: dict[str, int] = dict(zip((name for name, _ in SLOTS), accumulate((count for _, count in SLOTS), initial=0)))
@@ -87,6 +93,8 @@ PER_STEP = OFFSETS["per_step"]
 LADDER4 = OFFSETS["ladder4"]
 EXCEPTION_DOUBLE = OFFSETS["exception_double"]
 SIXONE_REQUIRES_PLAY = OFFSETS["sixone_requires_play"]
+NORMAL_DOUBLES3 = OFFSETS["normal_doubles3"]
+ROLLS_PLAYED = OFFSETS["rolls_played"]
 _SIZE = sum(count for _, count in SLOTS)
 
 
@@ -123,6 +131,7 @@ def position_key(
     first_roll: Sequence[bool],
     pending: Sequence[int],
     flags: Flags,
+    rolls_played: Sequence[int] = (0, 0),
 ) -> int:
     """The Zobrist key of a whole state, computed from scratch."""
     key = KEYS[VARIANT + VARIANTS.index(variant)]
@@ -139,6 +148,9 @@ def position_key(
         key ^= KEYS[BLACK_TO_MOVE]
     for k, value in enumerate(pending):
         key ^= KEYS[PENDING + 6 * k + value - 1]
+    for side in (0, 1):
+        if rolls_played[side]:
+            key ^= KEYS[ROLLS_PLAYED + 3 * side + rolls_played[side] - 1]
     for name, flag_value in flags:
         spec = FLAG_BY_NAME[name]
         if spec.bit:

@@ -277,7 +277,7 @@ cdef inline int leaf_step(Gen *g, int src, int dst, int die, int dice_index, bin
     memcpy(r.b, g.b, 32)
     set_step(g, g.depth, play(g, g.b, r.b, &key, &xmask, src, dst, die, special))
     # a candidate when (B) holds (RULES §1.7)
-    if g.long_family and not block_ok(g, xmask):
+    if g.long_family and not block_is_legal(g, xmask):
         return 0
     look = not g.distinct and may_meet(g, src, dst, special)
     if depth > g.best:
@@ -315,7 +315,7 @@ cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bin
     g.used |= 1u << dice_index
     g.depth += 1
     # a candidate when (B) holds (RULES §1.7)
-    if g.depth >= g.best and (not g.long_family or block_ok(g, g.xmask)):
+    if g.depth >= g.best and (not g.long_family or block_is_legal(g, g.xmask)):
         result = record(g, g.b, g.key, g.used, g.depth, g.depth > 1)
     if result == 0 and g.depth < g.ndice and g.b[XOFF] != 15:
         result = visit_steps(g)
@@ -329,11 +329,10 @@ cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bin
 
 
 cdef int depth_first_search(Gen *g) noexcept nogil:
-    """The depth-first search over the one board ``g.b`` (RULES §1.7 M, D; §1.8): the same results in the same
+    """The depth-first search over the one board ``g.b`` (RULES §1.7 M; §1.8): the same results in the same
     order with the same canonical steps as ``levels_search``, without a node copy per step; -1 when memory ran
-    out. Visiting steps in canonical order finds each result first by its canonical steps."""
-    cdef int32_t i, kept = 0
-    cdef bint any_high = False
+    out. Visiting steps in canonical order finds each result first by its canonical steps. (D) is applied
+    by ``search``, for both searches."""
     # One die value and no special step: sources are tried in descending order (``in_order``), and the counts
     # of steps from each point follow from the result (from M24 down, steps from M m = steps from M m+d less
     # the change on M m), so no two tried sequences reach one result.
@@ -348,20 +347,27 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
         return -1
     if g.ndice and g.b[XOFF] != 15 and visit_steps(g) < 0:
         return -1
-    # (D) the higher die when only one of two values can be played
-    if not g.ordered and g.best == 1:
+    return 0
+
+
+cdef void higher_die(Gen *g) noexcept nogil:
+    """(D) RULES §1.7, for the results of either search: with two different values of which only one can be
+    played, the higher. When some one-step result played the higher value (``used == 1``), the others go."""
+    cdef int32_t i, kept = 0
+    cdef bint any_high = False
+    if g.ordered or g.best != 1:
+        return
+    for i in range(g.nres):
+        if g.res[i].used == 1:
+            any_high = True
+            break
+    if any_high:
         for i in range(g.nres):
             if g.res[i].used == 1:
-                any_high = True
-                break
-        if any_high:
-            for i in range(g.nres):
-                if g.res[i].used == 1:
-                    g.res[kept] = g.res[i]
-                    g.steps[kept * g.ndice] = g.steps[i * g.ndice]
-                    kept += 1
-            g.nres = kept
-    return 0
+                g.res[kept] = g.res[i]
+                g.steps[kept * g.ndice] = g.steps[i * g.ndice]
+                kept += 1
+        g.nres = kept
 
 
 cdef int tick(Gen *g) noexcept nogil:
@@ -393,4 +399,5 @@ cdef int search(Gen *g) noexcept nogil:
         status = levels_search(g)
         if status < 0:
             return status
+    higher_die(g)
     return g.nres

@@ -38,7 +38,7 @@ cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int32_t pare
     n.step = <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
     n.parent = parent_index
     n.nsteps += 1
-    n.legal = block_ok(g, n.xmask) if g.long_family else 1
+    n.legal = block_is_legal(g, n.xmask) if g.long_family else 1
     if g.per_step and not n.legal:
         return 0
     found = table_find_or_add(&g.table, nxt.data, nxt.n, True)
@@ -131,7 +131,6 @@ cdef int levels_search(Gen *g) noexcept nogil:
     cdef NodeBuf *nxt
     cdef Node *n
     cdef Result *r
-    cdef bint any_high
     if buf_reserve(&g.levels[0], 1) < 0:
         return -1
     # the root node from the board
@@ -174,22 +173,16 @@ cdef int levels_search(Gen *g) noexcept nogil:
             if nxt.data[i].legal:
                 best = level
                 break
-    # the deepest level with a candidate, its legal nodes merged by board; (D) the higher die when only one of
-    # two values can be played
+    # the deepest level with a candidate, its legal nodes merged by board (the first of equal boards carries the
+    # greatest step sequence: at one source the higher die comes first, which (D) keeps; see ``higher_die``)
     cur = &g.levels[best]
     g.best = best
     g.nres = 0
-    any_high = False
-    if not g.ordered and best == 1:
-        for i in range(cur.n):
-            if cur.data[i].legal and cur.data[i].used == 1:
-                any_high = True
-                break
     if table_reset(&g.table, cur.n) < 0:
         return -1
     for i in range(cur.n):
         n = &cur.data[i]
-        if not n.legal or (any_high and n.used != 1):
+        if not n.legal:
             continue
         found = table_find_or_add(&g.table, cur.data, i, False)
         if found == -2 or (found == -1 and results_reserve(g, g.nres + 1) < 0):

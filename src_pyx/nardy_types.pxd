@@ -14,11 +14,12 @@ ctypedef struct Pos:
     int8_t turn            # 0 White, 1 Black
     int8_t first[2]
     int8_t variant         # index in VARIANTS
-    int8_t flags           # bit 0 block_check=per_step, bit 1 ladder_per_value=4, bit 2 sixone_extra_roll_requires_play
+    int8_t flags           # the bits of the two-valued flags (nardy_fast.variants.FlagSpec.bit)
     int8_t exc             # first_roll_exception_doubles: bit d-1 for double d
     int8_t npending
     int8_t pending[24]
-    int8_t reserved[5]
+    int8_t rolls_played[2]  # rolls played, counted up to flag normal_doubles_first_rolls
+    int8_t reserved[3]
 
 # A node of the level-by-level search, in the mover's numbering (RULES §1.1): X to move, Y the opponent.
 ctypedef struct Node:

@@ -15,6 +15,9 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
     result_row(n, base, out, col, g.long_family)
     if not segment:
         out.first[col] = 0
+        # counted up to the flag (RULES §6): NORMAL_DOUBLES rolls play doubles as four steps
+        if p.flags & FLAG_NORMAL_DOUBLES and out.rolls_played[col] < NORMAL_DOUBLES:
+            out.rolls_played[col] += 1
     # §5.2 remainder (gulbar, crazy; not after a segment or a finish)
     out.npending = 0
     if V_TRANSFERS[p.variant] and not segment and not finished:
@@ -43,7 +46,7 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
             key ^= KEYS[K_FIRST + i]
     for i in range(out.npending):
         key ^= KEYS[K_PENDING + 6 * i + out.pending[i] - 1]
-    return key
+    return key ^ PLAYED_KEY[0][out.rolls_played[0]] ^ PLAYED_KEY[1][out.rolls_played[1]]
 
 
 cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:

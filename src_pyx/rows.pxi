@@ -31,6 +31,7 @@ cdef void pack(object state, Pos *p) except *:
         p.npending = len(state.pending)
         for i in range(p.npending):
             p.pending[i] = state.pending[i]
+        p.rolls_played[0], p.rolls_played[1] = state.rolls_played
     except (TypeError, ValueError, OverflowError, KeyError, AttributeError):
         p.variant = -1
     if not pos_ok(p):
@@ -62,6 +63,7 @@ cdef object unpack(const Pos *p, object flags):
         _FIRSTS[p.first[0] + 2 * p.first[1]],
         pending,
         flags,
+        _PAIRS[p.rolls_played[0] * 16 + p.rolls_played[1]],
     )
 
 
@@ -84,9 +86,10 @@ cdef object step_object(uint16_t code):
 
 
 cdef bint pending_ok(const Pos *p) noexcept nogil:
-    """A pending list is one value, two different values (higher first), or a run of equal values (gulbar,
-    2..4) or a ladder suffix (crazy), as ``nardy_fast.state`` requires."""
+    """A pending list is one value, two different values (higher first), or a run of 2..4 equal values (gulbar;
+    crazy under flag normal_doubles_first_rolls) or a ladder suffix (crazy), as ``nardy_fast.state`` requires."""
     cdef int n = p.npending, i, per, total, start
+    cdef bint equal = True
     if n == 0:
         return True
     if not V_TRANSFERS[p.variant]:
@@ -98,13 +101,12 @@ cdef bint pending_ok(const Pos *p) noexcept nogil:
         return True
     if n == 2 and p.pending[0] != p.pending[1]:
         return p.pending[0] > p.pending[1]
-    if not V_LADDER[p.variant]:
-        if n > 4:
-            return False
-        for i in range(1, n):
-            if p.pending[i] != p.pending[0]:
-                return False
+    for i in range(1, n):
+        equal = equal and p.pending[i] == p.pending[0]
+    if (not V_LADDER[p.variant] or p.flags & FLAG_NORMAL_DOUBLES) and equal and n <= 4:
         return True
+    if not V_LADDER[p.variant]:
+        return False
     per = 4 if p.flags & FLAG_LADDER4 else 2
     total = 6 * per
     if n > total:
@@ -119,7 +121,7 @@ cdef bint pending_ok(const Pos *p) noexcept nogil:
 cdef bint pos_ok(const Pos *p) noexcept nogil:
     """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants). The
     gate of every packed row into the search; the board and the padding are checked eight bytes at a time."""
-    cdef int i, white, black, start
+    cdef int i, white, black, start, counted
     cdef bint long_family
     cdef uint64_t w, neg, size, whites = 0, blacks = 0, wmask = 0, bmask = 0, bad = 0
     cdef uint64_t words[4]
@@ -135,8 +137,15 @@ cdef bint pos_ok(const Pos *p) noexcept nogil:
         return False
     if p.npending < 0 or p.npending > 24:
         return False
-    # the pending values past ``npending`` and the reserved bytes (row bytes 35 + npending .. 63) are zero
+    # rolls played: counted up to the flag's count, 0 without it
+    counted = NORMAL_DOUBLES if p.flags & FLAG_NORMAL_DOUBLES else 0
+    for i in range(2):
+        if p.rolls_played[i] < 0 or p.rolls_played[i] > counted:
+            return False
+    # the pending values past ``npending`` and the reserved bytes (row bytes 35 + npending .. 58, 61 .. 63) are
+    # zero (bytes 59 and 60, the rolls played, left out of the last word)
     memcpy(<char *> words, <const char *> p + 32, 32)
+    words[3] &= ~(<uint64_t> 0xFFFF << 24)
     start = 3 + p.npending
     for i in range(4):
         bad |= words[i] & bytes_from(start - 8 * i)

@@ -8,7 +8,7 @@ cdef inline uint32_t track_mask(uint32_t xmask) noexcept nogil:
     return REV12[xmask & 0xFFF] | (REV12[xmask >> 12] << 12)
 
 
-cdef inline bint block_ok(const Gen *g, uint32_t xmask) noexcept nogil:
+cdef inline bint block_is_legal(const Gen *g, uint32_t xmask) noexcept nogil:
     """(B) RULES §1.7: no 6-run of X along Y's track unless a Y checker stands past its end."""
     return runs_ok(xmask, g.ymax_t)
 
@@ -43,16 +43,23 @@ cdef inline int family(int variant) noexcept nogil:
 
 
 cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
-    """Fill ``g`` (the board ``g.b`` to search, in the mover's numbering) for the side to move of ``p`` and the
-    roll ``d1-d2`` (0-0: play the pending list).
-
-    Returns the number of dice values (0 for a bad pending list).
-    """
+    """Fill ``g`` for the side to move of ``p`` and the roll ``d1-d2`` (0-0: play the pending list): the board
+    (``to_mover``), the dice list (``dice_list``) and the head limit (``head_limit``). Returns the number of
+    dice values."""
     NARDY_CHECK(pos_ok(p), "a search set up on a row that fails the row gate (pos_ok)")
+    to_mover(g, p)
+    dice_list(g, p, d1, d2)
+    head_limit(g, p, d1, d2)
+    return g.ndice
+
+
+cdef void to_mover(Gen *g, const Pos *p) noexcept nogil:
+    """The board seen by the side to move (RULES §1.1), its key, X's points and the points closed to X, and
+    what no step changes (the key tables of the geometry and colour, the variant's and flags' key)."""
     cdef int variant = p.variant
     cdef int fam = family(variant)
     cdef int col = p.turn
-    cdef int m, i, v, per, _copy
+    cdef int m, i
     cdef uint32_t xmask = 0, yblock = 0
     cdef uint64_t key, closed
     cdef uint64_t words[3]
@@ -90,7 +97,13 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
     g.key = key
     # for the block rule (B): Y holds exactly the closed points in the long family
     g.ymax_t = farthest_on_track(yblock) if g.long_family else -1
-    # §1.4 the dice list; §1.8.1 pending lists
+
+
+cdef void dice_list(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
+    """The values to play (RULES §1.4, §6; §1.8.1 a pending list for 0-0): {a, b} higher first; four of a
+    double; a crazy ladder, unless flag normal_doubles_first_rolls keeps the mover's first rolls' doubles
+    normal (``plays_ladder``)."""
+    cdef int i, v, per, _copy
     if d1 == 0:
         g.ndice = p.npending
         for i in range(p.npending):
@@ -99,7 +112,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
         g.ndice = 2
         g.dice[0] = d1 if d1 > d2 else d2
         g.dice[1] = d2 if d1 > d2 else d1
-    elif V_LADDER[variant]:
+    elif V_LADDER[p.variant] and not (p.flags & FLAG_NORMAL_DOUBLES and p.rolls_played[p.turn] < NORMAL_DOUBLES):
         per = 4 if p.flags & FLAG_LADDER4 else 2
         g.ndice = 0
         for v in range(d1, 7):
@@ -111,16 +124,20 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
         for i in range(4):
             g.dice[i] = d1
     NARDY_CHECK(0 < g.ndice <= 24 or (d1 == 0 and g.ndice == 0), "a dice list out of its 24 places")
+    # is_ordered: only two different values may be played in either order (RULES §1.7 M)
     g.ordered = not (g.ndice == 2 and g.dice[0] != g.dice[1])
-    # (H) RULES §1.7, §2.3, §3.2: one head departure, two on an exception first roll; none in short
+
+
+cdef void head_limit(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
+    """(H) RULES §1.7, §2.3, §3.2: how many normal steps may leave the head: one, two on an exception double
+    of the mover's first roll (not in a transfer segment); no limit (-1) in short nardy."""
     if not g.long_family:
         g.head_limit = -1
-    elif (d1 != 0 and d1 == d2 and V_EXCEPTION[variant] and p.first[col]
+    elif (d1 != 0 and d1 == d2 and V_EXCEPTION[p.variant] and p.first[p.turn]
           and (p.exc >> (d1 - 1)) & 1):
         g.head_limit = 2
     else:
         g.head_limit = 1
-    return g.ndice
 
 
 cdef uint64_t static_key(const Pos *p) noexcept nogil:
@@ -138,4 +155,5 @@ cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:
             key ^= KEYS[K_FIRST + i]
     for i in range(p.npending):
         key ^= KEYS[K_PENDING + 6 * i + p.pending[i] - 1]
+    key ^= PLAYED_KEY[0][p.rolls_played[0]] ^ PLAYED_KEY[1][p.rolls_played[1]]
     return key

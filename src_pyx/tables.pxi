@@ -34,14 +34,17 @@ cdef bint V_TRANSFERS[MAX_VARIANTS]
 cdef int V_EXTRA[MAX_VARIANTS]
 cdef bint V_EXCEPTION[MAX_VARIANTS]
 cdef int V_FLAGS[MAX_VARIANTS]
-# the flags' bits in Pos.flags (FlagSpec.bit)
-cdef int FLAG_PER_STEP, FLAG_LADDER4, FLAG_SIXONE_REQUIRES
+# the flags' bits in Pos.flags (FlagSpec.bit), and the count of rolls whose doubles are not ladders under flag
+# normal_doubles_first_rolls
+cdef int FLAG_PER_STEP, FLAG_LADDER4, FLAG_SIXONE_REQUIRES, FLAG_NORMAL_DOUBLES, NORMAL_DOUBLES
 
 cdef uint64_t KEYS[MAX_KEYS]
 cdef int K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING, K_VARIANT
 # the key of the flag bits of Pos.flags, and of the exception doubles' mask Pos.exc
 cdef uint64_t FLAGS_KEY[256]
 cdef uint64_t EXC_KEY[64]
+# the key of side s having played n rolls (n = 0..3; 0 has none)
+cdef uint64_t PLAYED_KEY[2][4]
 
 # mover point m (1..24) -> White index 0..23, by family (0 long, 1 short) and mover colour (0 White, 1 Black)
 cdef int8_t MAP[2][2][26]
@@ -67,7 +70,7 @@ cdef uint64_t point_key(int index, int count):
 
 cdef void _init_rules() except *:
     """The variants' features and the flags' bits, from nardy_fast.variants."""
-    global NVARIANTS, FLAG_PER_STEP, FLAG_LADDER4, FLAG_SIXONE_REQUIRES
+    global NVARIANTS, FLAG_PER_STEP, FLAG_LADDER4, FLAG_SIXONE_REQUIRES, FLAG_NORMAL_DOUBLES, NORMAL_DOUBLES
     cdef int v
     if len(_VARIANT_SPECS) > MAX_VARIANTS or any(not 0 < spec.bit < 256 for spec in _FLAG_SPECS if spec.bit):
         raise ImportError("nardy_fast._core: the variant or flag tables outgrew the core's C tables")
@@ -83,6 +86,10 @@ cdef void _init_rules() except *:
     FLAG_PER_STEP = _FLAG_BY_NAME["block_check"].bit
     FLAG_LADDER4 = _FLAG_BY_NAME["ladder_per_value"].bit
     FLAG_SIXONE_REQUIRES = _FLAG_BY_NAME["sixone_extra_roll_requires_play"].bit
+    FLAG_NORMAL_DOUBLES = _FLAG_BY_NAME["normal_doubles_first_rolls"].bit
+    NORMAL_DOUBLES = _FLAG_BY_NAME["normal_doubles_first_rolls"].other
+    if not 0 < NORMAL_DOUBLES <= 3:
+        raise ImportError("nardy_fast._core: normal_doubles_first_rolls outgrew the core's keys")
 
 
 cdef void _check_layout() except *:
@@ -93,7 +100,8 @@ cdef void _check_layout() except *:
                "TURN": <char *> &p.turn - base, "FIRST_ROLL": <char *> p.first - base,
                "VARIANT": <char *> &p.variant - base, "FLAGS": <char *> &p.flags - base,
                "EXCEPTION_DOUBLES": <char *> &p.exc - base, "NPENDING": <char *> &p.npending - base,
-               "PENDING": <char *> p.pending - base, "RESERVED": <char *> p.reserved - base}
+               "PENDING": <char *> p.pending - base, "ROLLS_PLAYED": <char *> p.rolls_played - base,
+               "RESERVED": <char *> p.reserved - base}
     expected = {name: getattr(_layout, name) for name in offsets}
     if offsets != expected or sizeof(Pos) != _layout.WIDTH:
         raise ImportError(f"nardy_fast._core: the C row layout {offsets} is not nardy_fast.layout's {expected}")
@@ -114,6 +122,10 @@ cdef void _init_tables() except *:
         for spec in _FLAG_SPECS:
             if spec.bit and i & spec.bit:
                 FLAGS_KEY[i] ^= KEYS[_zobrist.OFFSETS[spec.key]]
+    for s in range(2):
+        PLAYED_KEY[s][0] = 0
+        for n in range(1, 4):
+            PLAYED_KEY[s][n] = KEYS[_zobrist.ROLLS_PLAYED + 3 * s + n - 1]
     exc = _zobrist.OFFSETS[_FLAG_BY_NAME["first_roll_exception_doubles"].key]
     for i in range(64):
         EXC_KEY[i] = 0

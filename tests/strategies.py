@@ -72,6 +72,7 @@ _FLAG_VALUES: Mapping[str, st.SearchStrategy[object]] = {
     "ladder_per_value": st.sampled_from([2, 4]),
     "first_roll_exception_doubles": st.lists(st.integers(1, 6), unique=True, max_size=6).map(tuple),
     "sixone_extra_roll_requires_play": st.booleans(),
+    "normal_doubles_first_rolls": st.sampled_from([0, 3]),
 }
 
 
@@ -97,6 +98,7 @@ class Spec(NamedTuple):
             off=self.off,
             first_roll=self.first_roll,
             pending=self.pending,
+            rolls_played=(0, 0),
             **self.flags,
         )
 

@@ -158,6 +158,7 @@ RUNS: tuple[Run, ...] = (
     Run("gulbar", 2_000, 404, (*PER_STEP, ("first_roll_exception_doubles", ()))),
     Run("crazy", 12_000, 501, keep=CRAZY_KEEP),
     Run("crazy", 4_000, 502, PER_STEP, CRAZY_KEEP),
+    Run("crazy", 2_000, 505, (("normal_doubles_first_rolls", 3),), CRAZY_KEEP),
     Run("crazy", 2_000, 503, (("first_roll_exception_doubles", (5, 2, 1)),), CRAZY_KEEP),
     Run("crazy", 2_000, 504, (("ladder_per_value", 4),), NO_SMALL_DOUBLES),
 )
@@ -197,6 +198,7 @@ def test_runs_cover_every_variant_flag_and_double() -> None:
         ("block_check", "per_step"),
         ("ladder_per_value", 4),
         ("sixone_extra_roll_requires_play", True),
+        ("normal_doubles_first_rolls", 3),
     } <= values
     for d in range(1, 7):
         expected = sum(
@@ -284,6 +286,7 @@ PERFT_STARTS: tuple[tuple[str, Flags], ...] = (
     ("sixone", (*PER_STEP, ("sixone_extra_roll_requires_play", True))),
     ("gulbar", (*PER_STEP, ("first_roll_exception_doubles", (6, 5, 4, 3, 2, 1)))),
     ("crazy", (("ladder_per_value", 4),)),
+    ("crazy", (("normal_doubles_first_rolls", 3), ("ladder_per_value", 4))),
     ("crazy", (*PER_STEP, ("ladder_per_value", 4), ("first_roll_exception_doubles", (5, 2, 1)))),
 )
 

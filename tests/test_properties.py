@@ -71,6 +71,7 @@ CONFIGS: tuple[Config, ...] = (
         2006,
         SLOW_CRAZY_ROLLS,
     ),
+    Config("crazy", (("normal_doubles_first_rolls", 3),), 500, 2007, SLOW_CRAZY_ROLLS),
 )
 ALL_ROLLS: tuple[Roll, ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
@@ -204,7 +205,10 @@ def dice_list(position: Position, roll: Roll | None) -> tuple[int, ...]:
     a, b = roll
     if a != b:
         return (max(a, b), min(a, b))
-    if position.variant == "crazy":
+    counted = position.flags.get("normal_doubles_first_rolls", 0)
+    assert isinstance(counted, int)
+    normal = position.rolls_played[0 if position.turn == "white" else 1] < counted
+    if position.variant == "crazy" and not normal:  # RULES §6 and its flag
         per_value = position.flags["ladder_per_value"]
         assert isinstance(per_value, int)
         return tuple(d for d in range(a, 7) for _ in range(per_value))
@@ -452,6 +456,12 @@ def check_next_state(p: Position, roll: Roll | None, move: Move, w: Walk) -> Non
     if roll is not None:
         first[me] = False
     assert r.first_roll == tuple(first), f"first_roll {r.first_roll} (RULES §1.8.1)"
+    played = list(p.rolls_played)
+    counted = p.flags.get("normal_doubles_first_rolls", 0)
+    assert isinstance(counted, int)
+    if roll is not None:
+        played[me] = min(counted, played[me] + 1)
+    assert r.rolls_played == tuple(played), f"rolls_played {r.rolls_played} (RULES §6 flag)"
     if w.end.xoff == 15:
         assert r.turn == other and r.pending == (), "a finished game: the loser to move, nothing pending"
         assert not move.extra_roll and move.remainder == (), "a finished game: no extra roll, no remainder"
@@ -509,6 +519,7 @@ FLAG_VALUES: dict[str, tuple[object, ...]] = {
     "ladder_per_value": (2, 4),
     "first_roll_exception_doubles": ((6, 4, 3), (6,), ()),
     "sixone_extra_roll_requires_play": (False, True),
+    "normal_doubles_first_rolls": (0, 3),
 }
 
 
@@ -734,6 +745,7 @@ def arbitrary_positions(draw: st.DrawFn, position_cls: type[Position]) -> Positi
             off=tuple(off),
             first_roll=first,
             pending=pending,
+            rolls_played=(0, 0),
             **dict(config.flags),
         )
     except nardy_fast.InvalidPositionError:

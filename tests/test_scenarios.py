@@ -40,6 +40,7 @@ def build(cls: PositionType, case: Case) -> BasePosition:
         off=off,
         first_roll=first if case.mover == "white" else first[::-1],
         pending=case.pending,
+        rolls_played=(0, 0),
         **case.flags,
     )
 

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
 from ..position import Move, Position
 from ..state import State, limit_error
 from ..variants import flag
-from .rules import dice_list, extra_roll, head_limit, legal_candidates, remainder, to_mover, to_white
+from .rules import (
+    dice_list,
+    extra_roll,
+    head_limit,
+    legal_candidates,
+    plays_ladder,
+    remainder,
+    to_mover,
+    to_white,
+)
 
 __all__ = ["legal_moves"]
 
@@ -22,10 +31,12 @@ def legal_moves(position: Position, roll: Optional[tuple[int, int]], limit: int 
     st = position.state
     mover = 0 if st.turn == "white" else 1
     segment = roll is None
+    counted = cast(int, flag(st.flags, "normal_doubles_first_rolls"))
     if roll is None:
         dice = st.pending
     else:
-        dice = dice_list(st.variant, roll, flag(st.flags, "ladder_per_value"))  # type: ignore[arg-type]
+        ladder = plays_ladder(st.variant, st.rolls_played[mover], counted)
+        dice = dice_list(st.variant, roll, cast(int, flag(st.flags, "ladder_per_value")), ladder)
     heads = head_limit(
         st.variant,
         roll,
@@ -45,14 +56,18 @@ def legal_moves(position: Position, roll: Optional[tuple[int, int]], limit: int 
         )
         board, bar, off = to_white(st.variant, st.turn, candidate.result)
         first = list(st.first_roll)
+        played = list(st.rolls_played)
         if not segment:
             first[mover] = False  # RULES §1.8.1: every move for the mover's own roll clears it
+            played[mover] = min(counted, played[mover] + 1)  # and counts, up to the flag (§6)
         opponent = "black" if st.turn == "white" else "white"
         if candidate.result.xoff == 15 or not (again or segment):
             turn = opponent
         else:
             turn = st.turn
-        result = State(st.variant, turn, board, bar, off, (first[0], first[1]), rest, st.flags)
+        result = State(
+            st.variant, turn, board, bar, off, (first[0], first[1]), rest, st.flags, (played[0], played[1])
+        )
         moves.append(
             Move(position, roll, candidate.steps, type(position)._trusted(result), rest, again)
         )

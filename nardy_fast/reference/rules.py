@@ -26,7 +26,7 @@ from ..board import (
     to_mover,
     to_white,
 )
-from ..variants import LONG_FAMILY
+from ..variants import LONG_FAMILY, SPECS
 
 __all__ = [
     "BAR",
@@ -38,6 +38,7 @@ __all__ = [
     "mover_point",
     "to_mover",
     "to_white",
+    "plays_ladder",
     "dice_list",
     "is_ordered",
     "head_limit",
@@ -68,15 +69,22 @@ class Candidate(NamedTuple):
 # --- §1.4 the dice list ----------------------------------------------------------------------------------
 
 
-def dice_list(variant: str, roll: tuple[int, int], ladder_per_value: int) -> tuple[int, ...]:
-    """The values to play for a roll (RULES §1.4, §6): {a, b}; four of a double; a crazy ladder.
+def plays_ladder(variant: str, rolls_played: int, normal_doubles_first_rolls: int) -> bool:
+    """Whether the mover's doubles are ladders (RULES §6): in crazy gulbar, once the mover has played
+    ``normal_doubles_first_rolls`` rolls (flag, 0 by default: from the first roll on); never elsewhere."""
+    return SPECS[variant].ladder and rolls_played >= normal_doubles_first_rolls
+
+
+def dice_list(variant: str, roll: tuple[int, int], ladder_per_value: int, ladder: bool = True) -> tuple[int, ...]:
+    """The values to play for a roll (RULES §1.4, §6): {a, b}; four of a double; a crazy ladder (when
+    ``ladder``, see :func:`plays_ladder`).
 
     A non-double is returned higher value first.
     """
     a, b = roll
     if a != b:
         return (max(a, b), min(a, b))
-    if variant == "crazy":
+    if SPECS[variant].ladder and ladder:
         return tuple(v for v in range(a, 7) for _ in range(ladder_per_value))
     return (a, a, a, a)
 
