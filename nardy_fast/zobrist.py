@@ -21,6 +21,7 @@ slice                           count   feature
 ``SIXONE_REQUIRES_PLAY``        1       flag ``sixone_extra_roll_requires_play = True``
 ``NORMAL_DOUBLES3``             1       flag ``normal_doubles_first_rolls = 3``
 ``ROLLS_PLAYED`` + 3·s + n−1    6       side ``s`` has played ``n`` = 1..3 rolls (under that flag)
+``VARIANT_MORE`` + v − 5        11      the variant, for ``v`` = 5..15 (variants yet to come)
 ==============================  ======  ==================================================================
 
 A zero count, an empty bar or off tray, and a default flag contribute nothing; a two-value pending list is
@@ -53,6 +54,8 @@ __all__ = [
     "SIXONE_REQUIRES_PLAY",
     "NORMAL_DOUBLES3",
     "ROLLS_PLAYED",
+    "VARIANT_MORE",
+    "variant_slot",
     "splitmix64",
     "point_key",
     "position_key",
@@ -78,6 +81,8 @@ SLOTS: tuple[tuple[str, int], ...] = (
     ("sixone_requires_play", 1),
     ("normal_doubles3", 1),
     ("rolls_played", 2 * 3),
+    # the variants after the first five, up to 16 in all
+    ("variant_more", 11),
 )
 #: The offset of each slot in :data:`KEYS`.
 OFFSETS: dict[str, int] = dict(zip((name for name, _ in SLOTS), accumulate((count for _, count in SLOTS), initial=0)))
@@ -95,6 +100,7 @@ EXCEPTION_DOUBLE = OFFSETS["exception_double"]
 SIXONE_REQUIRES_PLAY = OFFSETS["sixone_requires_play"]
 NORMAL_DOUBLES3 = OFFSETS["normal_doubles3"]
 ROLLS_PLAYED = OFFSETS["rolls_played"]
+VARIANT_MORE = OFFSETS["variant_more"]
 _SIZE = sum(count for _, count in SLOTS)
 
 
@@ -113,6 +119,12 @@ def splitmix64(seed: int, count: int) -> list[int]:
 
 #: The key table, ``len(KEYS) == 941``; see the module docstring for its layout.
 KEYS: tuple[int, ...] = tuple(splitmix64(SEED, _SIZE))
+
+
+def variant_slot(index: int) -> int:
+    """The place in :data:`KEYS` of the key of the variant with index ``index`` in ``VARIANTS``."""
+    first = dict(SLOTS)["variant"]
+    return VARIANT + index if index < first else VARIANT_MORE + index - first
 
 
 def point_key(index: int, count: int) -> int:
@@ -134,7 +146,7 @@ def position_key(
     rolls_played: Sequence[int] = (0, 0),
 ) -> int:
     """The Zobrist key of a whole state, computed from scratch."""
-    key = KEYS[VARIANT + VARIANTS.index(variant)]
+    key = KEYS[variant_slot(VARIANTS.index(variant))]
     for index, count in enumerate(board):
         key ^= point_key(index, count)
     for side in (0, 1):

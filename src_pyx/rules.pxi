@@ -142,7 +142,7 @@ cdef void head_limit(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
 
 cdef uint64_t static_key(const Pos *p) noexcept nogil:
     """Key of the fields that no move changes: variant and flags."""
-    return KEYS[K_VARIANT + p.variant] ^ FLAGS_KEY[<uint8_t> p.flags] ^ EXC_KEY[p.exc & 63]
+    return VARIANT_KEY[p.variant] ^ FLAGS_KEY[<uint8_t> p.flags] ^ EXC_KEY[p.exc & 63]
 
 
 cdef uint64_t full_extra_key(const Pos *p) noexcept nogil:

@@ -39,7 +39,9 @@ cdef int V_FLAGS[MAX_VARIANTS]
 cdef int FLAG_PER_STEP, FLAG_LADDER4, FLAG_SIXONE_REQUIRES, FLAG_NORMAL_DOUBLES, NORMAL_DOUBLES
 
 cdef uint64_t KEYS[MAX_KEYS]
-cdef int K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING, K_VARIANT
+cdef int K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING
+# the key of each variant (zobrist.variant_slot)
+cdef uint64_t VARIANT_KEY[MAX_VARIANTS]
 # the key of the flag bits of Pos.flags, and of the exception doubles' mask Pos.exc
 cdef uint64_t FLAGS_KEY[256]
 cdef uint64_t EXC_KEY[64]
@@ -108,7 +110,7 @@ cdef void _check_layout() except *:
 
 
 cdef void _init_tables() except *:
-    global K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING, K_VARIANT
+    global K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING
     cdef int i, fam, col, m, c, w, sign, s, n, b, d
     if len(_zobrist.KEYS) > MAX_KEYS:
         raise ImportError("nardy_fast._core: the Zobrist table outgrew the core's copy")
@@ -116,7 +118,8 @@ cdef void _init_tables() except *:
         KEYS[i] = key
     K_POINT, K_BAR, K_OFF = _zobrist.POINT, _zobrist.BAR, _zobrist.OFF
     K_BLACK, K_FIRST, K_PENDING = _zobrist.BLACK_TO_MOVE, _zobrist.FIRST_ROLL, _zobrist.PENDING
-    K_VARIANT = _zobrist.VARIANT
+    for i in range(MAX_VARIANTS):
+        VARIANT_KEY[i] = KEYS[_zobrist.variant_slot(i)]
     for i in range(256):
         FLAGS_KEY[i] = 0
         for spec in _FLAG_SPECS:

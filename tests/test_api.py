@@ -223,7 +223,7 @@ def test_zobrist_table_is_splitmix64_from_the_published_seed() -> None:
     assert zobrist.KEYS == tuple(zobrist.splitmix64(zobrist.SEED, len(zobrist.KEYS)))
     # 941 keys were published before slots were appended (tests/test_structure.py pins them)
     assert zobrist.SIXONE_REQUIRES_PLAY + 1 == 941
-    assert len(zobrist.KEYS) == zobrist.ROLLS_PLAYED + 6 == 948
+    assert len(zobrist.KEYS) == zobrist.VARIANT_MORE + 11 == 959
     assert len(set(zobrist.KEYS)) == len(zobrist.KEYS)
 
 

@@ -139,6 +139,9 @@ def test_published_zobrist_keys_never_move() -> None:
     assert {name: zobrist.OFFSETS[name] for name in PUBLISHED_OFFSETS} == PUBLISHED_OFFSETS
     assert len(zobrist.KEYS) == sum(count for _, count in zobrist.SLOTS)
     assert list(zobrist.OFFSETS)[: len(PUBLISHED_OFFSETS)] == list(PUBLISHED_OFFSETS)
+    # every variant the core has room for has a key of its own
+    slots = [zobrist.variant_slot(v) for v in range(16)]
+    assert len(set(slots)) == 16 and slots[:5] == list(range(zobrist.VARIANT, zobrist.VARIANT + 5))
 
 
 def test_every_flag_has_its_key_slot_and_bit() -> None:
