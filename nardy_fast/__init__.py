@@ -16,6 +16,7 @@ from .errors import (
     NardyError,
     SearchLimitError,
 )
+from .game import Game
 from .layout import WIDTH
 from .perft import MAX_PERFT_DEPTH, divide, perft
 from .position import ROLLS, Move, Step
@@ -31,6 +32,7 @@ __all__ = [
     "divide",
     "MAX_PERFT_DEPTH",
     "WIDTH",
+    "Game",
     "NardyError",
     "InvalidPositionError",
     "InvalidNotationError",

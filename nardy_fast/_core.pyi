@@ -58,6 +58,22 @@ def batch_children(
     """Children of N packed rows for N rolls: ``(children, offsets, keys, bad, over)``, ``bad`` -1 or the first
     row that failed its checks (``bad + N`` for its roll) or, with ``over``, whose search exceeded ``limit``."""
 
+def playout_games(
+    starts: npt.NDArray[np.int8],
+    from_start: bool,
+    games: int,
+    seed: int,
+    policy: int,
+    opening: int,
+    first: int,
+    last: int,
+    winner: npt.NDArray[np.int8],
+    points: npt.NDArray[np.int8],
+    plies: npt.NDArray[np.int32],
+    turns: npt.NDArray[np.int32],
+) -> None:
+    """Play games ``first`` up to ``last`` of a checked playout into the given columns, without the GIL."""
+
 def children(
     position: Any, dice: Optional[Sequence[int]] = None, limit: int = 0
 ) -> Optional[npt.NDArray[np.int8]]:

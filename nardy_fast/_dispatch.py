@@ -10,7 +10,7 @@ from types import ModuleType
 
 from . import reference
 
-__all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "reference"]
+__all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "playout", "reference"]
 
 
 def _choose() -> ModuleType:
@@ -35,6 +35,7 @@ IMPLEMENTATION: str = _chosen.IMPLEMENTATION
 Position: type[reference.Position] = _chosen.Position
 batch_children = _chosen.batch_children
 children = _chosen.children
+playout = _chosen.playout
 
 
 def implementations() -> dict[str, ModuleType]:

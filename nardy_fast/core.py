@@ -3,16 +3,21 @@ core (``nardy_fast._core``, built from ``src_pyx/``). Importing this module fail
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import ClassVar, Optional
+
+import numpy as np
+import numpy.typing as npt
 
 from . import _core
 from .batch import batch_api
+from .game import RECORD, PlayoutArgs, playout_api
 from .perft import perft
 from .position import Engine, Move
 from .position import Position as _Position
 from .state import State
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "cython"
 
@@ -35,3 +40,38 @@ class Position(_Position):
 
 _core.legal_moves.__doc__ = _Position.legal_moves.__doc__
 batch_children, children = batch_api(_core.batch_children, _core.children)
+
+
+def _playout(args: PlayoutArgs) -> npt.NDArray[np.void]:
+    """The core's playout kernel: the games split into ``args.threads`` ranges, each played in C without the
+    GIL (the calling thread takes the first range)."""
+    columns = (
+        np.zeros(args.games, dtype=np.int8),
+        np.zeros(args.games, dtype=np.int8),
+        np.zeros(args.games, dtype=np.int32),
+        np.zeros(args.games, dtype=np.int32),
+    )
+    bounds = [args.games * i // args.threads for i in range(args.threads + 1)]
+
+    def play(part: int) -> None:
+        _core.playout_games(
+            args.rows, args.from_start, args.games, args.seed, args.policy, args.opening,
+            bounds[part], bounds[part + 1], *columns,
+        )  # fmt: skip
+
+    if args.threads == 1:
+        play(0)
+    else:
+        with ThreadPoolExecutor(args.threads - 1) as pool:
+            others = [pool.submit(play, part) for part in range(1, args.threads)]
+            play(0)
+            for other in others:
+                other.result()
+    out = np.zeros(args.games, dtype=RECORD)
+    for name, column in zip(("winner", "points", "plies", "turns"), columns):
+        out[name] = column
+    out["start"] = np.arange(args.games) % len(args.rows)
+    return out
+
+
+playout = playout_api(_playout)

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from .errors import InvalidPositionError, field_error
 from .state import State, make_state
-from .variants import FLAG_BITS, FLAG_BY_NAME, FLAG_SPECS, VARIANTS
+from .variants import FLAG_BITS, FLAG_BY_NAME, FLAG_SPECS, VARIANT_SPECS, VARIANTS
 
 __all__ = [
     "COLUMNS",
@@ -54,6 +54,10 @@ __all__ = [
     "RESERVED",
     "pack",
     "unpack",
+    "turn",
+    "winner",
+    "is_over",
+    "points",
 ]
 
 #: The fields of a row in order, ``(name, width)``.
@@ -151,3 +155,56 @@ def unpack(row: object) -> State:
         _flags_of(variant, values[FLAGS], values[EXCEPTION_DOUBLES]),
         tuple(values[ROLLS_PLAYED : ROLLS_PLAYED + 2]),
     )
+
+
+# --- reading game facts from rows, vectorised (the same for both implementations: plain NumPy) ---------------
+
+
+def _matrix(rows: object) -> npt.NDArray[np.int8]:
+    array = np.asarray(rows)
+    if array.ndim == 1:
+        array = array[None, :]
+    if array.ndim != 2 or array.shape[1] != WIDTH or array.dtype.kind not in "iu":
+        raise field_error(InvalidPositionError, "rows", f"must be an integer array of shape (N, {WIDTH})", array.shape)
+    return array.astype(np.int8, copy=False)
+
+
+def turn(rows: object) -> npt.NDArray[np.int8]:
+    """The side to move of each row: 0 White, 1 Black."""
+    return _matrix(rows)[:, TURN].copy()
+
+
+def winner(rows: object) -> npt.NDArray[np.int8]:
+    """The winner of each row: 0 White, 1 Black, -1 while the game goes on (RULES §1.10)."""
+    matrix = _matrix(rows)
+    out = np.full(len(matrix), -1, dtype=np.int8)
+    out[matrix[:, OFF] == 15] = 0
+    out[matrix[:, OFF + 1] == 15] = 1
+    return out
+
+
+def is_over(rows: object) -> npt.NDArray[np.bool_]:
+    """Whether each row's game is over (a side has borne off all 15)."""
+    return winner(rows) >= 0
+
+
+def points(rows: object) -> npt.NDArray[np.int8]:
+    """The points the winner of each row scores (RULES §1.10): 1; mars 2 when the loser bore off none; koks 3
+    (where the variant has it) when that loser also has a checker on the bar or in the winner's home; 0 while
+    the game goes on."""
+    matrix = _matrix(rows).astype(np.int16)
+    won = winner(matrix)
+    loser = np.where(won == 1, 0, 1)
+    index = np.arange(len(matrix))
+    mars = matrix[index, OFF + loser] == 0
+    # the winner's home in White's numbering: White's points 1..6 for White; Black's M1..M6 for Black, White's
+    # 13..18 in the long family and 19..24 in short nardy (only short nardy has koks)
+    black_home = matrix[:, BOARD + 18 : BOARD + 24]
+    loser_in_home = np.where(won == 0, (matrix[:, BOARD : BOARD + 6] < 0).any(axis=1), (black_home > 0).any(axis=1))
+    koks_variants = np.array([spec.koks for spec in VARIANT_SPECS])
+    koks = koks_variants[np.clip(matrix[:, VARIANT], 0, len(VARIANT_SPECS) - 1)] & (
+        (matrix[index, BAR + loser] > 0) | loser_in_home
+    )
+    out = np.where(mars, np.where(koks, 3, 2), 1).astype(np.int8)
+    out[won < 0] = 0
+    return out

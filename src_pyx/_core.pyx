@@ -9,7 +9,7 @@ One extension module, written in units by concern (each says what it holds in it
 tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a search up), ``levels.pxi`` and
 ``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
 (State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
-surface)."""
+surface), ``games.pxi`` (seeded dice and whole games)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -32,6 +32,7 @@ from nardy_fast.errors import InvalidDiceError as _InvalidDiceError
 from nardy_fast.errors import InvalidPositionError as _InvalidPositionError
 from nardy_fast.errors import NardyError as _NardyError
 from nardy_fast.errors import field_error as _field_error
+from nardy_fast.game import MAX_PLIES as _MAX_PLIES
 from nardy_fast.perft import check_depth as _check_depth
 from nardy_fast.position import Move as _Move
 from nardy_fast.position import Position as _BasePosition
@@ -63,3 +64,4 @@ include "rows.pxi"
 include "api_moves.pxi"
 include "perft.pxi"
 include "api_batch.pxi"
+include "games.pxi"

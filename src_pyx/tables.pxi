@@ -33,6 +33,7 @@ cdef bint V_LADDER[MAX_VARIANTS]
 cdef bint V_TRANSFERS[MAX_VARIANTS]
 cdef int V_EXTRA[MAX_VARIANTS]
 cdef bint V_EXCEPTION[MAX_VARIANTS]
+cdef bint V_KOKS[MAX_VARIANTS]
 cdef int V_FLAGS[MAX_VARIANTS]
 # the flags' bits in Pos.flags (FlagSpec.bit), and the count of rolls whose doubles are not ladders under flag
 # normal_doubles_first_rolls
@@ -84,6 +85,7 @@ cdef void _init_rules() except *:
         V_TRANSFERS[v] = spec.transfers
         V_EXTRA[v] = {"": 0, "six_one": EXTRA_SIX_ONE, "full_double": EXTRA_FULL_DOUBLE}[spec.extra_roll]
         V_EXCEPTION[v] = spec.first_roll_exception
+        V_KOKS[v] = spec.koks
         V_FLAGS[v] = sum(flag.bit for flag in _FLAG_SPECS if spec.name in flag.variants)
     FLAG_PER_STEP = _FLAG_BY_NAME["block_check"].bit
     FLAG_LADDER4 = _FLAG_BY_NAME["ladder_per_value"].bit

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..batch import batch_api, python_kernel
+from ..game import playout_api, python_playout
 from ..perft import perft
 from ..position import Engine, Move
 from ..position import Position as _Position
 from .engine import legal_moves
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "python"
 
@@ -24,3 +25,4 @@ class Position(_Position):
 
 
 batch_children, children = batch_api(python_kernel(Position))
+playout = playout_api(lambda args: python_playout(Position, args))

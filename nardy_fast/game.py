@@ -1,0 +1,370 @@
+"""Whole games (RULES §1.9, §1.10): who starts, the opening roll, seeded dice, extra rolls and transfer
+segments, the end and the score, and a text record that replays. Written on the public ``Position`` API, so
+it serves both implementations alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import dice, layout
+from .errors import IllegalMoveError, NardyError, field_error
+from .inputs import integer
+from .position import Move, Position
+from .variants import VARIANTS
+
+__all__ = [
+    "OPENINGS",
+    "MAX_PLIES",
+    "Game",
+    "RECORD",
+    "POLICIES",
+    "PlayoutArgs",
+    "check_playout",
+    "python_playout",
+    "playout_api",
+]
+
+#: How the first roll is made (RULES §1.9; flag ``opening`` of RULES §8): the starter rolls two fresh dice,
+#: or plays the two single dice that decided who starts.
+OPENINGS = ("fresh_roll", "use_single_dice")
+#: A game that has not ended after this many plies is given up (both sides can be stuck for ever).
+MAX_PLIES = 10_000
+
+_HEADER = "# nardy_fast game"
+
+
+def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
+    if position_class is None:
+        from ._dispatch import Position as DefaultPosition
+
+        return DefaultPosition
+    if not (isinstance(position_class, type) and issubclass(position_class, Position)):
+        raise field_error(NardyError, "position_class", "must be a Position class", position_class)
+    return position_class
+
+
+class Game:
+    """A game with seeded dice: ``Game("long", seed=1)`` rolls for who starts and plays the opening per
+    ``opening``; ``Game(position, seed=1)`` starts from any position, the side to move rolling first.
+
+    The dice of game number ``game`` are a pure function of ``(seed, game)`` (:mod:`nardy_fast.dice`), so a
+    game is the same on every machine and in every implementation. ``position_class`` picks the
+    implementation (``nardy_fast.Position`` by default).
+    """
+
+    def __init__(
+        self,
+        start: Union[str, Position] = "long",
+        *,
+        seed: int = 0,
+        game: int = 0,
+        opening: str = "fresh_roll",
+        position_class: Optional[type[Position]] = None,
+        **flags: object,
+    ) -> None:
+        self.seed = dice.check_seed(seed)
+        self.game = dice.check_seed(game, "game")
+        if opening not in OPENINGS:
+            raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
+        #: How the first roll was made: one of :data:`OPENINGS`, or ``"-"`` for a game from a position.
+        self.opening = opening
+        #: The (roll, move) of every ply so far; the roll is ``None`` for a transfer segment.
+        self.history: list[tuple[Optional[tuple[int, int]], Move]] = []
+        self._rolls = 0  # rolls drawn so far (the ROLL stream's counter)
+        if isinstance(start, Position):
+            if flags:
+                raise field_error(
+                    NardyError, "flags", "are the position's own when a game starts from one", flags
+                )
+            if start.is_over():
+                raise field_error(NardyError, "start", "is a finished game", start.to_text())
+            self.opening = "-"  # no opening: the side to move rolls (or plays its pending list)
+            self.start = start
+            self.roll: Optional[tuple[int, int]] = None if start.pending else self._draw()
+            return
+        if not isinstance(start, str) or start not in VARIANTS:
+            raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
+        cls = _position_class(position_class)
+        k = 0
+        while True:  # who starts: each side rolls one die, ties roll again (RULES §1.9)
+            white, black = dice.single_dice(self.seed, self.game, k)
+            if white != black:
+                break
+            k += 1
+        first = cls.start(start, **flags)
+        if black > white:
+            first = cls(first.state._replace(turn="black"))
+        self.start = first
+        self.roll = (max(white, black), min(white, black)) if opening == "use_single_dice" else self._draw()
+
+    def _draw(self) -> tuple[int, int]:
+        drawn = dice.roll(self.seed, self.game, self._rolls)
+        self._rolls += 1
+        return drawn
+
+    # --- the game ----------------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The position now."""
+        return self.history[-1][1].result if self.history else self.start
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves for the roll to play (:attr:`roll`; the pending list when it is ``None``)."""
+        return self.position.legal_moves(self.roll)
+
+    def play(self, move: Union[Move, str]) -> Position:
+        """Play ``move`` (a :class:`Move` of :meth:`legal_moves` or a move text) and draw the next roll."""
+        if self.is_over():
+            raise field_error(IllegalMoveError, "move", "the game is over", str(move))
+        position = self.position
+        if isinstance(move, Move) and move.parent is position and move.roll == self.roll:
+            candidate = move  # a move of legal_moves(): legal as it stands
+        else:
+            reached = position.play(move, self.roll)  # IllegalMoveError when not legal for the roll
+            candidate = next(m for m in position.legal_moves(self.roll) if m.result == reached)
+        self.history.append((self.roll, candidate))
+        after = candidate.result
+        if after.is_over():
+            self.roll = None
+        elif after.pending:
+            self.roll = None  # a transfer segment, played before the receiver rolls (RULES §5.2)
+        else:
+            self.roll = self._draw()
+        return after
+
+    def is_over(self) -> bool:
+        """Whether a side has borne off all its checkers."""
+        return self.position.is_over()
+
+    def winner(self) -> Optional[str]:
+        """``"white"`` or ``"black"`` once the game is over."""
+        return self.position.winner()
+
+    def points(self) -> int:
+        """Points the winner scores (RULES §1.10), 0 while the game goes on."""
+        return self.position.points()
+
+    @property
+    def plies(self) -> int:
+        """Moves played so far, transfer segments included."""
+        return len(self.history)
+
+    @property
+    def turns(self) -> int:
+        """Rolls played so far (moves that were not transfer segments)."""
+        return sum(roll is not None for roll, _ in self.history)
+
+    # --- the record --------------------------------------------------------------------------------------
+
+    def record(self) -> str:
+        """The game as text, one line a ply (``<ply> <w|b> <roll|pending> <move>``) after a header line with
+        the start, the seed, the game number and the opening; :meth:`from_record` replays it."""
+        lines = [
+            f"{_HEADER} seed={self.seed} game={self.game} opening={self.opening} | {self.start.to_text()}"
+        ]
+        for ply, (roll, move) in enumerate(self.history, 1):
+            side = move.parent.turn[0]
+            label = "pending" if roll is None else f"{roll[0]}-{roll[1]}"
+            lines.append(f"{ply} {side} {label} {move}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text: str, position_class: Optional[type[Position]] = None) -> Game:
+        """Replay a record of :meth:`record`: the same dice (from its seed and game number) and the same moves,
+        each checked against its recorded side and roll."""
+        if not isinstance(text, str) or not text.startswith(_HEADER):
+            raise field_error(NardyError, "record", f"must start with {_HEADER!r}", text)
+        header, *plies = [line for line in text.splitlines() if line.strip()]
+        fields, _, start_text = header[len(_HEADER) :].partition("|")
+        options = dict(part.partition("=")[::2] for part in fields.split())
+        numbers = [options.get(k, "") for k in ("seed", "game")]
+        if set(options) != {"seed", "game", "opening"} or not all(
+            n.isascii() and n.isdigit() for n in numbers
+        ):
+            raise field_error(NardyError, "record", "has a malformed header", header)
+        start = _position_class(position_class).from_text(start_text.strip())
+        seed, number = (int(n) for n in numbers)
+        if options["opening"] == "-":
+            replay = cls(start, seed=seed, game=number)
+        else:
+            replay = cls(
+                start.variant,
+                seed=seed,
+                game=number,
+                opening=options["opening"],
+                position_class=type(start),
+                **start.flags,
+            )
+            if replay.start != start:
+                raise field_error(NardyError, "record", "does not start as its seed and opening do", header)
+        for line in plies:
+            parts = line.split(" ", 3)
+            expected = "pending" if replay.roll is None else f"{replay.roll[0]}-{replay.roll[1]}"
+            if len(parts) != 4 or parts[1] != replay.position.turn[0] or parts[2] != expected:
+                raise field_error(
+                    NardyError, "record", "has a ply that does not follow the game's dice", line
+                )
+            replay.play(parts[3])
+        return replay
+
+    def __repr__(self) -> str:
+        return f"<Game seed={self.seed} game={self.game} ply {self.plies}: {self.position.to_text()}>"
+
+
+# --- playouts ---------------------------------------------------------------------------------------------------
+
+#: One record per game of :func:`playout`: the winner (0 White, 1 Black, -1 a game given up after
+#: :data:`MAX_PLIES`), the points won, the plies (transfer segments included) and turns (rolls played), and the
+#: index of the starting row (0 for a variant's start or a single position).
+RECORD = np.dtype(
+    [("winner", np.int8), ("points", np.int8), ("plies", np.int32), ("turns", np.int32), ("start", np.int32)]
+)
+#: The built-in policies: a uniform choice among the legal moves (seeded, :func:`nardy_fast.dice.choice`), or
+#: the first legal move.
+POLICIES = ("random", "first")
+
+
+class PlayoutArgs(NamedTuple):
+    """The checked arguments of a playout: the starting positions (rows), whether they are a variant's start
+    (who starts and the opening are rolled), and the rest."""
+
+    rows: npt.NDArray[np.int8]
+    from_start: bool
+    games: int
+    seed: int
+    policy: int  # the index in POLICIES
+    threads: int
+    opening: int  # the index in OPENINGS
+
+
+def check_playout(
+    start: object,
+    games: object,
+    seed: object,
+    policy: object,
+    threads: object,
+    opening: object,
+    flags: dict[str, object],
+) -> PlayoutArgs:
+    """Check the arguments of :func:`playout` (the same checks and messages for both implementations)."""
+    count = integer(games)
+    if count is None or count < 1 or count >= 1 << 31:
+        raise field_error(NardyError, "games", "must be a positive integer below 2**31", games)
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise field_error(NardyError, "policy", f"must be one of {POLICIES}", policy)
+    workers = integer(threads)
+    if workers is None or not 1 <= workers <= 1024:
+        raise field_error(NardyError, "threads", "must be an integer 1..1024", threads)
+    if not isinstance(opening, str) or opening not in OPENINGS:
+        raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
+    from_start = isinstance(start, str)
+    if from_start:
+        if start not in VARIANTS:
+            raise field_error(
+                NardyError, "start", f"must be a variant, a Position or rows, one of {VARIANTS}", start
+            )
+        rows = layout.pack(_position_class(None).start(start, **flags).state)[None, :]
+    else:
+        if flags:
+            raise field_error(NardyError, "flags", "are the positions' own when they are given", flags)
+        if isinstance(start, Position):
+            rows = start.to_array()[None, :]
+        else:
+            try:
+                array = np.asarray(start)
+            except (ValueError, TypeError):
+                array = np.zeros(0)
+            if (
+                array.ndim != 2
+                or array.shape[1] != layout.WIDTH
+                or array.dtype.kind not in "iu"
+                or not len(array)
+            ):
+                raise field_error(NardyError, "start", "must be a variant, a Position or rows (N, 64)", start)
+            rows = np.ascontiguousarray(array, dtype=np.int8)
+        for index, row in enumerate(rows):
+            try:
+                state = layout.unpack(row)
+            except NardyError as error:
+                raise type(error)(f"start[{index}]: {error}") from None
+            if 15 in state.off:
+                raise field_error(NardyError, f"start[{index}]", "is a finished game", layout.unpack(row).off)
+    return PlayoutArgs(
+        rows,
+        from_start,
+        count,
+        dice.check_seed(seed),
+        POLICIES.index(policy),
+        workers,
+        OPENINGS.index(opening),
+    )
+
+
+def python_playout(position_class: type[Position], args: PlayoutArgs) -> npt.NDArray[np.void]:
+    """:func:`playout` through ``position_class`` objects and :class:`Game` (the reference's)."""
+    out = np.zeros(args.games, dtype=RECORD)
+    starts = [position_class._trusted(layout.unpack(row)) for row in args.rows]
+    for g in range(args.games):
+        index = g % len(starts)
+        if args.from_start:
+            game = Game(
+                starts[0].variant,
+                seed=args.seed,
+                game=g,
+                opening=OPENINGS[args.opening],
+                position_class=position_class,
+                **starts[0].flags,
+            )
+        else:
+            game = Game(starts[index], seed=args.seed, game=g)
+        while not game.is_over() and game.plies < MAX_PLIES:
+            moves = game.legal_moves()
+            pick = dice.choice(args.seed, g, game.plies, len(moves)) if args.policy == 0 else 0
+            game.play(moves[pick])
+        won = game.winner()
+        out[g] = (
+            -1 if won is None else ("white", "black").index(won),
+            game.points(),
+            game.plies,
+            game.turns,
+            index,
+        )
+    return out
+
+
+PlayoutKernel = Callable[[PlayoutArgs], npt.NDArray[np.void]]
+
+
+def playout_api(kernel: PlayoutKernel) -> Callable[..., npt.NDArray[np.void]]:
+    """``playout`` over an implementation's kernel: the checks and the documentation are these, for every
+    implementation."""
+
+    def playout(
+        start: object,
+        games: int,
+        *,
+        seed: int,
+        policy: str = "random",
+        threads: int = 1,
+        opening: str = "fresh_roll",
+        **flags: object,
+    ) -> npt.NDArray[np.void]:
+        """Play ``games`` whole games with seeded dice and return one :data:`RECORD` per game.
+
+        ``start`` is a variant name (each game rolls who starts and plays the opening per ``opening``; rule
+        flags as keyword arguments), a ``Position``, or packed rows (game ``g`` starts from row ``g % N``;
+        the side to move rolls first). Game ``g``'s dice are a pure function of ``(seed, g)``
+        (:mod:`nardy_fast.dice`), so the records never depend on ``threads`` or on the implementation.
+        ``policy`` is ``"random"`` (a seeded uniform choice among the distinct legal results) or ``"first"``
+        (the first in ``legal_moves`` order). A game still going after :data:`MAX_PLIES` plies is given up
+        (winner -1). The compiled core plays the whole loop in C without the GIL, ``threads`` at once.
+        """
+        return kernel(check_playout(start, games, seed, policy, threads, opening, flags))
+
+    return playout

@@ -1,0 +1,158 @@
+# Whole games in C: the seeded dice of nardy_fast.dice (the same numbers, word for word), turn sequencing
+# (RULES §1.9: who starts, the opening roll; moves, extra rolls and transfer segments follow from each
+# result's next state, §1.8.1), scoring (§1.10), and nardy_fast.game's playout loop without the GIL.
+
+cdef enum:
+    STREAM_START = 1   # nardy_fast.dice.START, ROLL, CHOICE
+    STREAM_ROLL = 2
+    STREAM_CHOICE = 3
+
+# a game still going after this many plies is given up (nardy_fast.game.MAX_PLIES)
+cdef int32_t GAME_MAX_PLIES = _MAX_PLIES
+
+
+cdef inline uint64_t dice_mix(uint64_t z) noexcept nogil:
+    """One step of SplitMix64 from state ``z`` (``nardy_fast.dice.mix``)."""
+    z += 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t dice_word(uint64_t seed, uint64_t game, uint64_t counter, uint64_t stream,
+                               uint64_t j) noexcept nogil:
+    """``nardy_fast.dice.word``."""
+    return dice_mix(dice_mix(dice_mix(seed) ^ game) ^ ((counter << 8) | (stream << 4) | j))
+
+
+cdef void two_dice(uint64_t seed, uint64_t game, uint64_t counter, uint64_t stream, int *a,
+                   int *b) noexcept nogil:
+    """The first two dice of ``stream`` at ``counter`` (``nardy_fast.dice.roll``, ``single_dice``): bytes
+    below 252 of the words in turn, lowest byte first, each giving ``byte % 6 + 1``."""
+    cdef int got = 0, shift, byte
+    cdef uint64_t w, j = 0
+    while got < 2:
+        w = dice_word(seed, game, counter, stream, j)
+        for shift in range(0, 64, 8):
+            byte = <int> ((w >> shift) & 0xFF)
+            if byte < 252:
+                if got == 0:
+                    a[0] = byte % 6 + 1
+                else:
+                    b[0] = byte % 6 + 1
+                got += 1
+                if got == 2:
+                    break
+        j += 1
+
+
+cdef int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n) noexcept nogil:
+    """A uniform choice in 0..n-1 (``nardy_fast.dice.choice``): the first word below 2**64 - 2**64 % n."""
+    cdef uint64_t rem = (<uint64_t> 0 - n) % n
+    cdef uint64_t w, j = 0
+    while True:
+        w = dice_word(seed, game, ply, STREAM_CHOICE, j)
+        if w <= 0xFFFFFFFFFFFFFFFFULL - rem:
+            return <int64_t> (w % n)
+        j += 1
+
+
+cdef int game_points(const Pos *p) noexcept nogil:
+    """Points the winner of a finished game scores (RULES §1.10, ``points``): 1; mars 2 when the loser bore
+    off none; koks 3 where the variant has it, when that loser also has a checker on the bar or in the
+    winner's home (White's points 1..6 for White; for Black in short nardy, White's 19..24)."""
+    cdef int won = 0 if p.off[0] == 15 else 1
+    cdef int lost = 1 - won
+    cdef int i
+    cdef bint in_home = False
+    if p.off[lost] > 0:
+        return 1
+    if V_KOKS[p.variant]:
+        for i in range(6):
+            in_home = in_home or (p.board[i] < 0 if won == 0 else p.board[18 + i] > 0)
+        if p.bar[lost] > 0 or in_home:
+            return 3
+    return 2
+
+
+cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, uint64_t seed,
+                   uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points) noexcept nogil:
+    """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
+    end, as ``nardy_fast.game.Game`` and ``python_playout`` do; 0, or an ``E_*`` code of the search."""
+    cdef Pos p, after
+    cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
+    cdef uint64_t rolls = 0, k = 0
+    cdef int64_t pick
+    memcpy(&p, start, sizeof(Pos))
+    plies[0] = 0
+    turns[0] = 0
+    if from_start:
+        while True:  # who starts: one die each, ties roll again
+            two_dice(seed, game, k, STREAM_START, &white, &black)
+            if white != black:
+                break
+            k += 1
+        p.turn = 1 if black > white else 0
+    if from_start and single_dice:
+        d1 = white if white > black else black
+        d2 = black if white > black else white
+    elif p.npending == 0:
+        two_dice(seed, game, rolls, STREAM_ROLL, &d1, &d2)
+        rolls += 1
+    while not is_over(&p) and plies[0] < GAME_MAX_PLIES:
+        setup(g, &p, d1, d2)
+        count = search(g)
+        if count < 0:
+            return count
+        pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
+        result_pos(g, &p, &g.res[pick], d1, d2, &after, &extra)
+        turns[0] += d1 != 0
+        plies[0] += 1
+        p = after
+        if is_over(&p) or p.npending:
+            d1 = 0
+            d2 = 0
+        else:
+            two_dice(seed, game, rolls, STREAM_ROLL, &d1, &d2)
+            rolls += 1
+    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -1
+    points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
+    return 0
+
+
+cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
+                    bint first_policy, uint64_t seed, int64_t first, int64_t last, int8_t *winner, int8_t *points,
+                    int32_t *plies, int32_t *turns) noexcept nogil:
+    """Games ``first`` up to ``last`` (game ``n`` from start ``n % nstarts``); 0 or an ``E_*`` code."""
+    cdef int64_t n
+    cdef int status
+    for n in range(first, last):
+        status = play_game(g, &starts[n % nstarts], from_start, single_dice, first_policy, seed, <uint64_t> n,
+                           &plies[n], &turns[n], &winner[n], &points[n])
+        if status < 0:
+            return status
+    return 0
+
+
+def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
+                  int opening, int64_t first, int64_t last, int8_t[::1] winner, int8_t[::1] points,
+                  int32_t[::1] plies, int32_t[::1] turns):
+    """Play games ``first`` up to ``last`` of a checked playout (``nardy_fast.game.check_playout``) into the
+    given columns, without the GIL (threads may run other ranges of the same columns at once)."""
+    cdef Generator workspace = take_workspace(0)
+    cdef int status
+    cdef const Pos *rows = <const Pos *> &starts[0, 0]
+    cdef int64_t nstarts = starts.shape[0]
+    if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games
+            or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or nstarts < 1):
+        raise _field_error(_NardyError, "playout", "columns and ranges do not agree", (first, last, games))
+    for i in range(nstarts):
+        if not pos_ok(&rows[i]) or is_over(&rows[i]):
+            raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
+    try:
+        with nogil:
+            status = play_games(workspace.g, rows, nstarts, from_start, opening == 1, policy == 1, seed, first, last,
+                                &winner[0], &points[0], &plies[0], &turns[0])
+        search_status(status, 0)
+    finally:
+        give_back(workspace)
