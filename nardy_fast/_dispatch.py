@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-from . import reference
+from . import game, reference
 
 __all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "playout", "reference"]
 
@@ -36,6 +36,7 @@ Position: type[reference.Position] = _chosen.Position
 batch_children = _chosen.batch_children
 children = _chosen.children
 playout = _chosen.playout
+game.default_position = Position
 
 
 def implementations() -> dict[str, ModuleType]:

@@ -38,11 +38,15 @@ MAX_PLIES = 10_000
 _HEADER = "# nardy_fast game"
 
 
+#: The ``Position`` class of games that name none: the package's, set once by :mod:`nardy_fast._dispatch`.
+default_position: Optional[type[Position]] = None
+
+
 def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
     if position_class is None:
-        from ._dispatch import Position as DefaultPosition
-
-        return DefaultPosition
+        if default_position is None:
+            raise field_error(NardyError, "position_class", "must be given before the package chose one", None)
+        return default_position
     if not (isinstance(position_class, type) and issubclass(position_class, Position)):
         raise field_error(NardyError, "position_class", "must be a Position class", position_class)
     return position_class

@@ -64,7 +64,7 @@ log "built $(basename "$SDIST") and $(basename "$WHEEL0")"
 
 STEP="sdist contents"
 tar -tzf "$SDIST" >"$WORK/sdist.txt"
-for wanted in src_pyx/_core.pyx src_pyx/nardy_types.pxd setup.py pyproject.toml LICENSE CHANGELOG.md README.md \
+for wanted in src_pyx/_core.pyx src_pyx/nardy_types.pxd src_pyx/games.pxi src_pyx/nardy_compat.h docs/rules.md setup.py pyproject.toml LICENSE CHANGELOG.md README.md \
     nardy_fast/py.typed nardy_fast/_core.pyi nardy_fast/data/corpus.npz nardy_fast/data/perft.txt \
     tests/conftest.py tools/test_installed.py; do
     grep -q "^[^/]*/$wanted\$" "$WORK/sdist.txt" || fail "the sdist lacks $wanted"

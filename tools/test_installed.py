@@ -85,6 +85,7 @@ def main(argv: list[str]) -> int:
             ignore=shutil.ignore_patterns("__pycache__", ".hypothesis", ".mypy_cache", ".pytest_cache"),
         )
         shutil.copy2(project / "README.md", root / "README.md")  # tests/test_readme.py runs its examples
+        shutil.copytree(project / "docs", root / "docs")  # and tests/test_docs.py those of docs/
         (root / "pytest.ini").write_text("[pytest]\naddopts = -ra\n", encoding="utf-8")
         (root / "installed_check.py").write_text(PLUGIN, encoding="utf-8")
         if not any(arg.startswith("tests") for arg in pytest_args):
