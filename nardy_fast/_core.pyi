@@ -65,14 +65,23 @@ def playout_games(
     seed: int,
     policy: int,
     opening: int,
+    stratify: bool,
+    number0: int,
     first: int,
     last: int,
     winner: npt.NDArray[np.int8],
     points: npt.NDArray[np.int8],
     plies: npt.NDArray[np.int32],
     turns: npt.NDArray[np.int32],
-) -> None:
-    """Play games ``first`` up to ``last`` of a checked playout into the given columns, without the GIL."""
+    trajectories: bool,
+) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
+    """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
+    given columns, without the GIL; with ``trajectories``, the positions played and their rolls."""
+
+def game_rolls(
+    seed: int, games: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], stratify: bool
+) -> npt.NDArray[np.int8]:
+    """Roll ``counters[i]`` of game ``games[i]`` for every ``i`` (``nardy_fast.dice.game_rolls``)."""
 
 def children(
     position: Any, dice: Optional[Sequence[int]] = None, limit: int = 0

@@ -10,7 +10,7 @@ from types import ModuleType
 
 from . import game, reference
 
-__all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "playout", "reference"]
+__all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "playout", "rollout", "reference"]
 
 
 def _choose() -> ModuleType:
@@ -36,6 +36,7 @@ Position: type[reference.Position] = _chosen.Position
 batch_children = _chosen.batch_children
 children = _chosen.children
 playout = _chosen.playout
+rollout = _chosen.rollout
 game.default_position = Position
 
 

@@ -3,27 +3,29 @@ core (``nardy_fast._core``, built from ``src_pyx/``). Importing this module fail
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-from typing import ClassVar, Optional
+from typing import ClassVar, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from .batch import batch_api
-from .game import RECORD, PlayoutArgs, playout_api
+from .game import RECORD
 from .perft import perft
+from .playouts import PlayoutArgs, Trajectories, _on_threads, playout_api
 from .position import Engine, Move
 from .position import Position as _Position
+from .rollouts import rollout_api
 from .state import State
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "rollout", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "cython"
 
 
 class Position(_Position):
-    """A position whose moves, perft and keys come from the compiled core."""
+    # A position whose moves, perft and keys come from the compiled core; its documentation is the shared one.
+    __doc__ = _Position.__doc__
 
     __slots__ = ("_packed",)
     _engine: ClassVar[Engine] = staticmethod(_core.engine)
@@ -42,36 +44,35 @@ _core.legal_moves.__doc__ = _Position.legal_moves.__doc__
 batch_children, children = batch_api(_core.batch_children, _core.children)
 
 
-def _playout(args: PlayoutArgs) -> npt.NDArray[np.void]:
-    """The core's playout kernel: the games split into ``args.threads`` ranges, each played in C without the
-    GIL (the calling thread takes the first range)."""
-    columns = (
-        np.zeros(args.games, dtype=np.int8),
-        np.zeros(args.games, dtype=np.int8),
-        np.zeros(args.games, dtype=np.int32),
-        np.zeros(args.games, dtype=np.int32),
-    )
-    bounds = [args.games * i // args.threads for i in range(args.threads + 1)]
+def _playout(args: PlayoutArgs) -> Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], Trajectories]]:
+    """The core's kernel for the built-in policies: the games split into ``args.threads`` ranges, each played
+    in C without the GIL (the calling thread takes the first range)."""
+    winner, points = np.zeros(args.games, dtype=np.int8), np.zeros(args.games, dtype=np.int8)
+    plies, turns = np.zeros(args.games, dtype=np.int32), np.zeros(args.games, dtype=np.int32)
+    parts = args.parts()
+    played: list[Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]] = [None] * args.threads
 
     def play(part: int) -> None:
-        _core.playout_games(
-            args.rows, args.from_start, args.games, args.seed, args.policy, args.opening,
-            bounds[part], bounds[part + 1], *columns,
+        played[part] = _core.playout_games(
+            args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
+            args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
         )  # fmt: skip
 
-    if args.threads == 1:
-        play(0)
-    else:
-        with ThreadPoolExecutor(args.threads - 1) as pool:
-            others = [pool.submit(play, part) for part in range(1, args.threads)]
-            play(0)
-            for other in others:
-                other.result()
+    _on_threads(args.threads, play)
     out = np.zeros(args.games, dtype=RECORD)
-    for name, column in zip(("winner", "points", "plies", "turns"), columns):
-        out[name] = column
-    out["start"] = np.arange(args.games) % len(args.rows)
-    return out
+    out["winner"], out["points"], out["plies"], out["turns"] = winner, points, plies, turns
+    out["start"] = (np.arange(args.games, dtype=np.int64) + args.first_game) % len(args.rows)
+    if not args.trajectories:
+        return out
+    pieces = [piece for piece in played if piece is not None]
+    offsets = np.zeros(args.games + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(out["plies"].astype(np.int64) + 1)
+    return out, Trajectories(
+        np.concatenate([rows for rows, _ in pieces]),
+        np.concatenate([rolls for _, rolls in pieces]),
+        offsets,
+    )
 
 
-playout = playout_api(_playout)
+playout = playout_api(_playout, batch_children, _core.game_rolls)
+rollout = rollout_api(playout)

@@ -13,19 +13,41 @@ that any language can rebuild it (all arithmetic modulo 2**64):
 * Dice from words: the bytes of ``word(.., j=0)``, lowest first, then of ``j=1`` and so on; a byte ``b < 252``
   gives the die ``b % 6 + 1``, a larger byte is skipped (so every value has probability exactly 1/6).
 * A choice among ``n`` from words: the first ``word(.., j)`` below ``2**64 - 2**64 % n``, modulo ``n``.
+* Stratified rolls (rollouts): when asked for, the first two rolls of game ``g`` are not drawn but cycle
+  through all 36 x 36 ordered pairs of dice: roll ``k`` (0 or 1) is the pair number ``g // 36**k % 36``,
+  pair ``i`` being the dice ``(i // 6 + 1, i % 6 + 1)``. Every 1,296 consecutive games then see each pair of
+  opening rolls exactly once, which removes most of the luck of the first two rolls from an average.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+import numpy.typing as npt
+
 from .errors import NardyError, field_error
 from .inputs import integer
 
-__all__ = ["START", "ROLL", "CHOICE", "mix", "word", "dice", "roll", "single_dice", "choice", "check_seed"]
+__all__ = [
+    "START",
+    "ROLL",
+    "CHOICE",
+    "STRATA",
+    "mix",
+    "word",
+    "dice",
+    "roll",
+    "game_rolls",
+    "single_dice",
+    "choice",
+    "check_seed",
+]
 
 _MASK = (1 << 64) - 1
 START, ROLL, CHOICE = 1, 2, 3
+#: Stratified rolls per game: the first ``STRATA`` rolls cycle through the 36 ordered pairs of dice.
+STRATA = 2
 
 
 def mix(z: int) -> int:
@@ -53,10 +75,23 @@ def dice(seed: int, game: int, counter: int, stream: int) -> Iterator[int]:
         j += 1
 
 
-def roll(seed: int, game: int, counter: int) -> tuple[int, int]:
-    """The game's ``counter``-th roll of two dice, in the order drawn."""
+def roll(seed: int, game: int, counter: int, stratify: bool = False) -> tuple[int, int]:
+    """The game's ``counter``-th roll of two dice, in the order drawn (stratified: see the module docstring)."""
+    if stratify and counter < STRATA:
+        pair = game // 36**counter % 36
+        return (pair // 6 + 1, pair % 6 + 1)
     values = dice(seed, game, counter, ROLL)
     return (next(values), next(values))
+
+
+def game_rolls(
+    seed: int, games: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], stratify: bool
+) -> npt.NDArray[np.int8]:
+    """:func:`roll` of many games at once: row ``i`` is roll ``counters[i]`` of game ``games[i]``, (N, 2)."""
+    out = np.zeros((len(games), 2), dtype=np.int8)
+    for i, (game, counter) in enumerate(zip(games.tolist(), counters.tolist())):
+        out[i] = roll(seed, game, counter, stratify)
+    return out
 
 
 def single_dice(seed: int, game: int, counter: int) -> tuple[int, int]:

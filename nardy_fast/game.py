@@ -1,35 +1,22 @@
-"""Whole games (RULES §1.9, §1.10): who starts, the opening roll, seeded dice, extra rolls and transfer
+"""Whole games (docs/rules.md, Who starts; Game end and scoring): who starts, the opening roll, seeded dice, extra rolls and transfer
 segments, the end and the score, and a text record that replays. Written on the public ``Position`` API, so
 it serves both implementations alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
-import numpy.typing as npt
 
-from . import dice, layout
+from . import dice
 from .errors import IllegalMoveError, NardyError, field_error
-from .inputs import integer
 from .position import Move, Position
 from .variants import VARIANTS
 
-__all__ = [
-    "OPENINGS",
-    "MAX_PLIES",
-    "Game",
-    "RECORD",
-    "POLICIES",
-    "PlayoutArgs",
-    "check_playout",
-    "python_playout",
-    "playout_api",
-]
+__all__ = ["OPENINGS", "MAX_PLIES", "Game", "RECORD", "POLICIES"]
 
-#: How the first roll is made (RULES §1.9; flag ``opening`` of RULES §8): the starter rolls two fresh dice,
+#: How the first roll is made (docs/rules.md, Who starts): the starter rolls two fresh dice,
 #: or plays the two single dice that decided who starts.
 OPENINGS = ("fresh_roll", "use_single_dice")
 #: A game that has not ended after this many plies is given up (both sides can be stuck for ever).
@@ -45,7 +32,9 @@ default_position: Optional[type[Position]] = None
 def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
     if position_class is None:
         if default_position is None:
-            raise field_error(NardyError, "position_class", "must be given before the package chose one", None)
+            raise field_error(
+                NardyError, "position_class", "must be given before the package chose one", None
+            )
         return default_position
     if not (isinstance(position_class, type) and issubclass(position_class, Position)):
         raise field_error(NardyError, "position_class", "must be a Position class", position_class)
@@ -57,8 +46,9 @@ class Game:
     ``opening``; ``Game(position, seed=1)`` starts from any position, the side to move rolling first.
 
     The dice of game number ``game`` are a pure function of ``(seed, game)`` (:mod:`nardy_fast.dice`), so a
-    game is the same on every machine and in every implementation. ``position_class`` picks the
-    implementation (``nardy_fast.Position`` by default).
+    game is the same on every machine and in every implementation; ``stratify=True`` makes its first two rolls
+    the game number's pair of all 36 x 36 (as rollouts do). ``position_class`` picks the implementation
+    (``nardy_fast.Position`` by default).
     """
 
     def __init__(
@@ -68,11 +58,16 @@ class Game:
         seed: int = 0,
         game: int = 0,
         opening: str = "fresh_roll",
+        stratify: bool = False,
         position_class: Optional[type[Position]] = None,
         **flags: object,
     ) -> None:
         self.seed = dice.check_seed(seed)
         self.game = dice.check_seed(game, "game")
+        if not isinstance(stratify, bool):
+            raise field_error(NardyError, "stratify", "must be True or False", stratify)
+        #: Whether the first two rolls are the game number's pair of the 36 x 36 (:mod:`nardy_fast.dice`).
+        self.stratify = stratify
         if opening not in OPENINGS:
             raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
         #: How the first roll was made: one of :data:`OPENINGS`, or ``"-"`` for a game from a position.
@@ -95,7 +90,7 @@ class Game:
             raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
         cls = _position_class(position_class)
         k = 0
-        while True:  # who starts: each side rolls one die, ties roll again (RULES §1.9)
+        while True:  # who starts: each side rolls one die, ties roll again (docs/rules.md, Who starts)
             white, black = dice.single_dice(self.seed, self.game, k)
             if white != black:
                 break
@@ -107,7 +102,7 @@ class Game:
         self.roll = (max(white, black), min(white, black)) if opening == "use_single_dice" else self._draw()
 
     def _draw(self) -> tuple[int, int]:
-        drawn = dice.roll(self.seed, self.game, self._rolls)
+        drawn = dice.roll(self.seed, self.game, self._rolls, self.stratify)
         self._rolls += 1
         return drawn
 
@@ -137,7 +132,7 @@ class Game:
         if after.is_over():
             self.roll = None
         elif after.pending:
-            self.roll = None  # a transfer segment, played before the receiver rolls (RULES §5.2)
+            self.roll = None  # a transfer segment, played before the receiver rolls (docs/rules.md, Gulbar transfers)
         else:
             self.roll = self._draw()
         return after
@@ -151,7 +146,7 @@ class Game:
         return self.position.winner()
 
     def points(self) -> int:
-        """Points the winner scores (RULES §1.10), 0 while the game goes on."""
+        """Points the winner scores (docs/rules.md, Game end and scoring), 0 while the game goes on."""
         return self.position.points()
 
     @property
@@ -169,8 +164,10 @@ class Game:
     def record(self) -> str:
         """The game as text, one line a ply (``<ply> <w|b> <roll|pending> <move>``) after a header line with
         the start, the seed, the game number and the opening; :meth:`from_record` replays it."""
+        stratified = " stratify=1" if self.stratify else ""
         lines = [
-            f"{_HEADER} seed={self.seed} game={self.game} opening={self.opening} | {self.start.to_text()}"
+            f"{_HEADER} seed={self.seed} game={self.game} opening={self.opening}{stratified}"
+            f" | {self.start.to_text()}"
         ]
         for ply, (roll, move) in enumerate(self.history, 1):
             side = move.parent.turn[0]
@@ -188,20 +185,24 @@ class Game:
         fields, _, start_text = header[len(_HEADER) :].partition("|")
         options = dict(part.partition("=")[::2] for part in fields.split())
         numbers = [options.get(k, "") for k in ("seed", "game")]
-        if set(options) != {"seed", "game", "opening"} or not all(
-            n.isascii() and n.isdigit() for n in numbers
+        if (
+            set(options) - {"stratify"} != {"seed", "game", "opening"}
+            or options.get("stratify", "1") != "1"
+            or not all(n.isascii() and n.isdigit() for n in numbers)
         ):
             raise field_error(NardyError, "record", "has a malformed header", header)
         start = _position_class(position_class).from_text(start_text.strip())
         seed, number = (int(n) for n in numbers)
+        stratify = "stratify" in options
         if options["opening"] == "-":
-            replay = cls(start, seed=seed, game=number)
+            replay = cls(start, seed=seed, game=number, stratify=stratify)
         else:
             replay = cls(
                 start.variant,
                 seed=seed,
                 game=number,
                 opening=options["opening"],
+                stratify=stratify,
                 position_class=type(start),
                 **start.flags,
             )
@@ -221,7 +222,7 @@ class Game:
         return f"<Game seed={self.seed} game={self.game} ply {self.plies}: {self.position.to_text()}>"
 
 
-# --- playouts ---------------------------------------------------------------------------------------------------
+# --- the facts of playouts (nardy_fast.playouts plays them) -------------------------------------------
 
 #: One record per game of :func:`playout`: the winner (0 White, 1 Black, -1 a game given up after
 #: :data:`MAX_PLIES`), the points won, the plies (transfer segments included) and turns (rolls played), and the
@@ -232,143 +233,3 @@ RECORD = np.dtype(
 #: The built-in policies: a uniform choice among the legal moves (seeded, :func:`nardy_fast.dice.choice`), or
 #: the first legal move.
 POLICIES = ("random", "first")
-
-
-class PlayoutArgs(NamedTuple):
-    """The checked arguments of a playout: the starting positions (rows), whether they are a variant's start
-    (who starts and the opening are rolled), and the rest."""
-
-    rows: npt.NDArray[np.int8]
-    from_start: bool
-    games: int
-    seed: int
-    policy: int  # the index in POLICIES
-    threads: int
-    opening: int  # the index in OPENINGS
-
-
-def check_playout(
-    start: object,
-    games: object,
-    seed: object,
-    policy: object,
-    threads: object,
-    opening: object,
-    flags: dict[str, object],
-) -> PlayoutArgs:
-    """Check the arguments of :func:`playout` (the same checks and messages for both implementations)."""
-    count = integer(games)
-    if count is None or count < 1 or count >= 1 << 31:
-        raise field_error(NardyError, "games", "must be a positive integer below 2**31", games)
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise field_error(NardyError, "policy", f"must be one of {POLICIES}", policy)
-    workers = integer(threads)
-    if workers is None or not 1 <= workers <= 1024:
-        raise field_error(NardyError, "threads", "must be an integer 1..1024", threads)
-    if not isinstance(opening, str) or opening not in OPENINGS:
-        raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
-    from_start = isinstance(start, str)
-    if from_start:
-        if start not in VARIANTS:
-            raise field_error(
-                NardyError, "start", f"must be a variant, a Position or rows, one of {VARIANTS}", start
-            )
-        rows = layout.pack(_position_class(None).start(start, **flags).state)[None, :]
-    else:
-        if flags:
-            raise field_error(NardyError, "flags", "are the positions' own when they are given", flags)
-        if isinstance(start, Position):
-            rows = start.to_array()[None, :]
-        else:
-            try:
-                array = np.asarray(start)
-            except (ValueError, TypeError):
-                array = np.zeros(0)
-            if (
-                array.ndim != 2
-                or array.shape[1] != layout.WIDTH
-                or array.dtype.kind not in "iu"
-                or not len(array)
-            ):
-                raise field_error(NardyError, "start", "must be a variant, a Position or rows (N, 64)", start)
-            rows = np.ascontiguousarray(array, dtype=np.int8)
-        for index, row in enumerate(rows):
-            try:
-                state = layout.unpack(row)
-            except NardyError as error:
-                raise type(error)(f"start[{index}]: {error}") from None
-            if 15 in state.off:
-                raise field_error(NardyError, f"start[{index}]", "is a finished game", layout.unpack(row).off)
-    return PlayoutArgs(
-        rows,
-        from_start,
-        count,
-        dice.check_seed(seed),
-        POLICIES.index(policy),
-        workers,
-        OPENINGS.index(opening),
-    )
-
-
-def python_playout(position_class: type[Position], args: PlayoutArgs) -> npt.NDArray[np.void]:
-    """:func:`playout` through ``position_class`` objects and :class:`Game` (the reference's)."""
-    out = np.zeros(args.games, dtype=RECORD)
-    starts = [position_class._trusted(layout.unpack(row)) for row in args.rows]
-    for g in range(args.games):
-        index = g % len(starts)
-        if args.from_start:
-            game = Game(
-                starts[0].variant,
-                seed=args.seed,
-                game=g,
-                opening=OPENINGS[args.opening],
-                position_class=position_class,
-                **starts[0].flags,
-            )
-        else:
-            game = Game(starts[index], seed=args.seed, game=g)
-        while not game.is_over() and game.plies < MAX_PLIES:
-            moves = game.legal_moves()
-            pick = dice.choice(args.seed, g, game.plies, len(moves)) if args.policy == 0 else 0
-            game.play(moves[pick])
-        won = game.winner()
-        out[g] = (
-            -1 if won is None else ("white", "black").index(won),
-            game.points(),
-            game.plies,
-            game.turns,
-            index,
-        )
-    return out
-
-
-PlayoutKernel = Callable[[PlayoutArgs], npt.NDArray[np.void]]
-
-
-def playout_api(kernel: PlayoutKernel) -> Callable[..., npt.NDArray[np.void]]:
-    """``playout`` over an implementation's kernel: the checks and the documentation are these, for every
-    implementation."""
-
-    def playout(
-        start: object,
-        games: int,
-        *,
-        seed: int,
-        policy: str = "random",
-        threads: int = 1,
-        opening: str = "fresh_roll",
-        **flags: object,
-    ) -> npt.NDArray[np.void]:
-        """Play ``games`` whole games with seeded dice and return one :data:`RECORD` per game.
-
-        ``start`` is a variant name (each game rolls who starts and plays the opening per ``opening``; rule
-        flags as keyword arguments), a ``Position``, or packed rows (game ``g`` starts from row ``g % N``;
-        the side to move rolls first). Game ``g``'s dice are a pure function of ``(seed, g)``
-        (:mod:`nardy_fast.dice`), so the records never depend on ``threads`` or on the implementation.
-        ``policy`` is ``"random"`` (a seeded uniform choice among the distinct legal results) or ``"first"``
-        (the first in ``legal_moves`` order). A game still going after :data:`MAX_PLIES` plies is given up
-        (winner -1). The compiled core plays the whole loop in C without the GIL, ``threads`` at once.
-        """
-        return kernel(check_playout(start, games, seed, policy, threads, opening, flags))
-
-    return playout

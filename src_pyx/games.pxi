@@ -46,6 +46,18 @@ cdef void two_dice(uint64_t seed, uint64_t game, uint64_t counter, uint64_t stre
         j += 1
 
 
+cdef void game_roll(uint64_t seed, uint64_t game, uint64_t counter, bint stratify, int *a, int *b) noexcept nogil:
+    """Roll ``counter`` of game ``game`` (``nardy_fast.dice.roll``): when stratified, the first two are the
+    game number's pair of the 36 x 36 ordered pairs of dice."""
+    cdef uint64_t pair
+    if stratify and counter < 2:
+        pair = (game if counter == 0 else game // 36) % 36
+        a[0] = <int> (pair // 6) + 1
+        b[0] = <int> (pair % 6) + 1
+    else:
+        two_dice(seed, game, counter, STREAM_ROLL, a, b)
+
+
 cdef int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n) noexcept nogil:
     """A uniform choice in 0..n-1 (``nardy_fast.dice.choice``): the first word below 2**64 - 2**64 % n."""
     cdef uint64_t rem = (<uint64_t> 0 - n) % n
@@ -75,10 +87,34 @@ cdef int game_points(const Pos *p) noexcept nogil:
     return 2
 
 
-cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, uint64_t seed,
-                   uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points) noexcept nogil:
+cdef struct Traj:
+    Pos *rows
+    int8_t *rolls  # two per row
+    int64_t n
+    int64_t cap
+
+
+cdef int traj_add(Traj *t, const Pos *p, int d1, int d2) noexcept nogil:
+    """Append a position and the roll played from it; E_MEMORY when memory ran out."""
+    cdef int64_t cap
+    if t.n == t.cap:
+        cap = grown(t.cap, t.n + 1, 1024)
+        if resized(<void **> &t.rows, cap, sizeof(Pos)) < 0 or resized(<void **> &t.rolls, cap, 2) < 0:
+            return E_MEMORY
+        t.cap = cap
+    memcpy(&t.rows[t.n], p, sizeof(Pos))
+    t.rolls[2 * t.n] = <int8_t> d1
+    t.rolls[2 * t.n + 1] = <int8_t> d2
+    t.n += 1
+    return 0
+
+
+cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
+                   uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points,
+                   Traj *traj) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
-    end, as ``nardy_fast.game.Game`` and ``python_playout`` do; 0, or an ``E_*`` code of the search."""
+    end, as ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions to ``traj`` unless it is
+    NULL; 0, or an ``E_*`` code."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef uint64_t rolls = 0, k = 0
@@ -97,9 +133,11 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
         d1 = white if white > black else black
         d2 = black if white > black else white
     elif p.npending == 0:
-        two_dice(seed, game, rolls, STREAM_ROLL, &d1, &d2)
+        game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES:
+        if traj != NULL and traj_add(traj, &p, d1, d2) < 0:
+            return E_MEMORY
         setup(g, &p, d1, d2)
         count = search(g)
         if count < 0:
@@ -113,46 +151,91 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             d1 = 0
             d2 = 0
         else:
-            two_dice(seed, game, rolls, STREAM_ROLL, &d1, &d2)
+            game_roll(seed, game, rolls, stratify, &d1, &d2)
             rolls += 1
+    if traj != NULL and traj_add(traj, &p, 0, 0) < 0:
+        return E_MEMORY
     winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -1
     points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
     return 0
 
 
 cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
-                    bint first_policy, uint64_t seed, int64_t first, int64_t last, int8_t *winner, int8_t *points,
-                    int32_t *plies, int32_t *turns) noexcept nogil:
-    """Games ``first`` up to ``last`` (game ``n`` from start ``n % nstarts``); 0 or an ``E_*`` code."""
-    cdef int64_t n
+                    bint first_policy, bint stratify, uint64_t seed, int64_t number0, int64_t first, int64_t last,
+                    int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj) noexcept nogil:
+    """Records ``first`` up to ``last``, record ``i`` being game number ``number0 + i`` from start
+    ``(number0 + i) % nstarts``; 0 or an ``E_*`` code."""
+    cdef int64_t i, number
     cdef int status
-    for n in range(first, last):
-        status = play_game(g, &starts[n % nstarts], from_start, single_dice, first_policy, seed, <uint64_t> n,
-                           &plies[n], &turns[n], &winner[n], &points[n])
+    for i in range(first, last):
+        number = number0 + i
+        status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, seed,
+                           <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj)
         if status < 0:
             return status
     return 0
 
 
 def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
-                  int opening, int64_t first, int64_t last, int8_t[::1] winner, int8_t[::1] points,
-                  int32_t[::1] plies, int32_t[::1] turns):
-    """Play games ``first`` up to ``last`` of a checked playout (``nardy_fast.game.check_playout``) into the
-    given columns, without the GIL (threads may run other ranges of the same columns at once)."""
-    cdef Generator workspace = take_workspace(0)
+                  int opening, bint stratify, int64_t number0, int64_t first, int64_t last, int8_t[::1] winner,
+                  int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories):
+    """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
+    record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
+    ranges of the same columns at once). With ``trajectories``, returns the positions played and their rolls,
+    ``(rows (K, 64), rolls (K, 2))``; else ``None``."""
+    cdef Generator workspace
     cdef int status
-    cdef const Pos *rows = <const Pos *> &starts[0, 0]
-    cdef int64_t nstarts = starts.shape[0]
+    cdef const Pos *rows
+    cdef int64_t nstarts = starts.shape[0], i
+    cdef Traj traj
+    cdef cnp.npy_intp dims[2]
     if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games
-            or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or nstarts < 1):
+            or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or nstarts < 1
+            or number0 < 0 or number0 > (<int64_t> 1 << 62)):
         raise _field_error(_NardyError, "playout", "columns and ranges do not agree", (first, last, games))
+    rows = <const Pos *> &starts[0, 0]
     for i in range(nstarts):
         if not pos_ok(&rows[i]) or is_over(&rows[i]):
             raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
+    memset(&traj, 0, sizeof(Traj))
+    workspace = take_workspace(0)
     try:
         with nogil:
-            status = play_games(workspace.g, rows, nstarts, from_start, opening == 1, policy == 1, seed, first, last,
-                                &winner[0], &points[0], &plies[0], &turns[0])
+            status = play_games(workspace.g, rows, nstarts, from_start, opening == 1, policy == 1, stratify, seed,
+                                number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
+                                &traj if trajectories else NULL)
         search_status(status, 0)
+        if not trajectories:
+            return None
+        dims[0] = traj.n
+        dims[1] = WIDTH
+        out_rows = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+        dims[1] = 2
+        out_rolls = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
+        if traj.n:
+            memcpy(cnp.PyArray_DATA(out_rows), traj.rows, traj.n * sizeof(Pos))
+            memcpy(cnp.PyArray_DATA(out_rolls), traj.rolls, traj.n * 2)
+        return out_rows, out_rolls
     finally:
+        free(traj.rows)
+        free(traj.rolls)
         give_back(workspace)
+
+
+def game_rolls(uint64_t seed, const int64_t[::1] games, const int64_t[::1] counters, bint stratify):
+    """``nardy_fast.dice.game_rolls``: roll ``counters[i]`` of game ``games[i]`` for every ``i``, (N, 2) int8."""
+    cdef Py_ssize_t n = games.shape[0], i
+    cdef int a = 0, b = 0
+    if counters.shape[0] != n:
+        raise _field_error(_NardyError, "counters", "must be as long as games", (n, counters.shape[0]))
+    for i in range(n):
+        if games[i] < 0 or counters[i] < 0:
+            raise _field_error(_NardyError, "games", "and counters must not be negative", i)
+    out = np.zeros((n, 2), dtype=np.int8)
+    cdef int8_t[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            game_roll(seed, <uint64_t> games[i], <uint64_t> counters[i], stratify, &a, &b)
+            o[i, 0] = <int8_t> a
+            o[i, 1] = <int8_t> b
+    return out

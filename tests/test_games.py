@@ -17,7 +17,8 @@ import pytest
 import nardy_fast
 from nardy_fast import NardyError, corpus, dice, layout
 from nardy_fast._dispatch import implementations
-from nardy_fast.game import MAX_PLIES, RECORD, Game, check_playout, python_playout
+from nardy_fast.game import MAX_PLIES, RECORD, Game
+from nardy_fast.playouts import check_playout, python_playout
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
@@ -152,7 +153,7 @@ def test_playout_from_rows_and_positions() -> None:
     assert CORE is not None
     assert np.array_equal(
         nardy_fast.playout(one, 5, seed=8)["winner"],
-        python_playout(CORE.Position, check_playout(one, 5, 8, "random", 1, "fresh_roll", {}))["winner"],
+        python_playout(CORE.Position, check_playout(one, 5, 8, "random", 1, "fresh_roll", {}))["winner"],  # type: ignore[call-overload]
     )
 
 

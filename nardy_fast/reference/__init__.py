@@ -1,28 +1,32 @@
-"""The pure-Python reference implementation: the same API as the package, with the rules of RULES.md written
-one function per rule (:mod:`nardy_fast.reference.rules`)."""
+"""The pure-Python reference implementation: the same API as the package, with the rules of docs/rules.md
+written one function per rule (:mod:`nardy_fast.reference.rules`)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from ..batch import batch_api, python_kernel
-from ..game import playout_api, python_playout
+from ..dice import game_rolls
 from ..perft import perft
+from ..playouts import playout_api, python_playout
 from ..position import Engine, Move
 from ..position import Position as _Position
+from ..rollouts import rollout_api
 from .engine import legal_moves
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "IMPLEMENTATION"]
+__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "rollout", "IMPLEMENTATION"]
 
 IMPLEMENTATION = "python"
 
 
 class Position(_Position):
-    """A position whose moves come from the reference rules."""
+    # A position whose moves come from the reference rules; its documentation is the shared one.
+    __doc__ = _Position.__doc__
 
     __slots__ = ()
     _engine: ClassVar[Engine] = staticmethod(legal_moves)
 
 
 batch_children, children = batch_api(python_kernel(Position))
-playout = playout_api(lambda args: python_playout(Position, args))
+playout = playout_api(lambda args: python_playout(Position, args), batch_children, game_rolls)
+rollout = rollout_api(playout)

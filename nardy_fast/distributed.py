@@ -1,0 +1,257 @@
+"""Playouts, rollouts and perft over many machines with Dask (the optional extra ``nardy-fast[dask]``).
+
+Each function takes a ``distributed.Client``, splits the work into shards, runs the package's own function on
+the cluster's workers and combines the results in order. Game ``g``'s dice are a pure function of
+``(seed, g)`` (:mod:`nardy_fast.dice`) and a shard is a contiguous range of game numbers (``first_game``), so
+the totals are exactly those of one process with the same seed, whatever the number of shards or workers.
+The workers import ``nardy_fast`` themselves: install the same version on every machine.
+
+On one's own cluster (``dask scheduler`` on one machine, ``dask worker tcp://scheduler:8786`` on the others)::
+
+    from distributed import Client
+    import nardy_fast
+    from nardy_fast import distributed as nd
+
+    with Client("tcp://scheduler:8786") as client:
+        records = nd.playout(client, "long", 1_000_000, seed=1, threads=4)
+        print(records["points"].mean())
+        print(nd.rollout(client, nardy_fast.Position.start("short"), 12_960, seed=1).equity)
+        print(nd.perft(client, nardy_fast.Position.start("long"), 3))
+
+A script that starts a ``LocalCluster`` must do so under ``if __name__ == "__main__":`` (its worker
+processes are spawned, and they import the script's main module).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Literal, Optional, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import distributed  # type: ignore[import-not-found, unused-ignore]  # absent where the extra is not installed
+except ImportError as error:  # the package itself does not depend on Dask
+    raise ImportError(
+        'nardy_fast.distributed needs Dask\'s distributed scheduler: pip install "nardy-fast[dask]"'
+    ) from error
+
+import nardy_fast
+
+from .errors import NardyError, field_error
+from .inputs import integer
+from .perft import check_depth
+from .playouts import PlayoutArgs, Trajectories, check_playout
+from .position import Position
+from .rollouts import Rollout
+
+__all__ = ["SHARDS_PER_THREAD", "default_shards", "playout", "rollout", "perft"]
+
+#: Shards per worker thread when ``shards`` is not given: a few, so that a slow shard (long games, a busy
+#: machine) does not hold up the end while the other threads idle.
+SHARDS_PER_THREAD = 4
+#: Starting rows larger than this (in bytes) go to the cluster once (``Client.scatter``), not with every shard.
+_SCATTER_BYTES = 1 << 16
+
+Records = npt.NDArray[np.void]
+
+
+# --- the checks: the local functions' own, on the whole request, so that the messages are the same -----------
+
+
+def _check_client(client: object) -> Any:
+    """``client``, checked; typed ``Any`` because ``distributed`` annotates only part of its API."""
+    if not isinstance(client, distributed.Client):
+        raise field_error(NardyError, "client", "must be a distributed.Client", client)
+    if client.asynchronous:
+        raise field_error(NardyError, "client", "must be a synchronous Client (asynchronous=False)", client)
+    return client
+
+
+def _check_shards(shards: object) -> Optional[int]:
+    if shards is None:
+        return None
+    count = integer(shards)
+    if count is None or count < 1:
+        raise field_error(NardyError, "shards", "must be a positive integer or None", shards)
+    return count
+
+
+def _check_playout(start: object, games: object, seed: object, options: dict[str, Any]) -> PlayoutArgs:
+    """``nardy_fast.playout``'s checks of the request, with its defaults (a TypeError for an unknown keyword
+    argument, as there)."""
+    bound = inspect.signature(nardy_fast.playout).bind(start, games, seed=seed, **options)
+    bound.apply_defaults()
+    return check_playout(**bound.arguments)
+
+
+def _check_rollout(position: object, games: object, seed: object, options: dict[str, Any]) -> PlayoutArgs:
+    """``nardy_fast.rollout``'s checks: the position's, then those of the playout it runs."""
+    bound = inspect.signature(nardy_fast.rollout).bind(position, games, seed=seed, **options)
+    bound.apply_defaults()
+    if not isinstance(position, Position):
+        raise field_error(NardyError, "position", "must be a Position", position)
+    if position.is_over():
+        raise field_error(NardyError, "position", "is a finished game", position.to_text())
+    playout_options = {k: v for k, v in bound.arguments.items() if k not in ("position", "games", "seed")}
+    return _check_playout(position, games, seed, playout_options)
+
+
+def default_shards(client: distributed.Client) -> int:
+    """:data:`SHARDS_PER_THREAD` shards for each thread of ``client``'s workers now, at least 1."""
+    threads: dict[str, int] = _check_client(client).nthreads()
+    return max(1, SHARDS_PER_THREAD * sum(threads.values()))
+
+
+def _ranges(first: int, total: int, shards: int) -> list[tuple[int, int]]:
+    """``shards`` contiguous ``(first game, games)`` ranges covering ``first .. first + total - 1`` in order,
+    their sizes differing by at most 1."""
+    bounds = [first + total * i // shards for i in range(shards + 1)]
+    return [(bounds[i], bounds[i + 1] - bounds[i]) for i in range(shards)]
+
+
+# --- what the workers run (module-level functions: the workers import them by name) ----------------------------
+
+
+def _playout_task(
+    start: object, games: int, seed: int, options: dict[str, Any]
+) -> Union[Records, tuple[Records, Trajectories]]:
+    played: Union[Records, tuple[Records, Trajectories]] = nardy_fast.playout(
+        start, games, seed=seed, **options
+    )
+    return played
+
+
+def _rollout_task(position: Position, games: int, seed: int, options: dict[str, Any]) -> Rollout:
+    result: Rollout = nardy_fast.rollout(position, games, seed=seed, **options)
+    return result
+
+
+def _perft_task(positions: list[Position], depth: int) -> int:
+    return sum(nardy_fast.perft(position, depth) for position in positions)
+
+
+def _joined(parts: list[Trajectories]) -> Trajectories:
+    """The trajectories of consecutive ranges of games as those of one playout: each part's offsets shifted
+    by the positions before it."""
+    shifts = np.cumsum([0] + [len(part.rows) for part in parts])
+    return Trajectories(
+        np.concatenate([part.rows for part in parts]),
+        np.concatenate([part.rolls for part in parts]),
+        np.concatenate([parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, shifts)]),
+    )
+
+
+# --- the public functions ---------------------------------------------------------------------------------
+
+
+@overload
+def playout(
+    client: distributed.Client,
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    shards: Optional[int] = None,
+    trajectories: Literal[False] = False,
+    **options: Any,
+) -> Records: ...
+
+
+@overload
+def playout(
+    client: distributed.Client,
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    shards: Optional[int] = None,
+    trajectories: Literal[True],
+    **options: Any,
+) -> tuple[Records, Trajectories]: ...
+
+
+def playout(
+    client: distributed.Client,
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    shards: Optional[int] = None,
+    trajectories: bool = False,
+    **options: Any,
+) -> Union[Records, tuple[Records, Trajectories]]:
+    """``nardy_fast.playout(start, games, seed=seed, **options)`` run on ``client``'s workers in ``shards``
+    contiguous ranges of games: the same :data:`~nardy_fast.game.RECORD` array, record for record (and with
+    ``trajectories=True`` the same trajectories).
+
+    ``options`` are those of :func:`nardy_fast.playout`: ``policy`` (a callable one must pickle),
+    ``opening``, ``stratify``, ``first_game``, ``batch``, ``threads`` (per shard) and rule flags. ``shards``
+    defaults to :func:`default_shards` and is never more than ``games``.
+    """
+    cluster = _check_client(client)
+    options["trajectories"] = trajectories
+    args = _check_playout(start, games, seed, options)
+    count = _check_shards(shards) or default_shards(cluster)
+    sent: object = start
+    if not args.from_start:  # the checked rows, compact int8; a Position travels as its row
+        sent = args.rows
+        if args.rows.nbytes > _SCATTER_BYTES:
+            sent = cluster.scatter(args.rows, broadcast=False)
+    tasks = [
+        cluster.submit(_playout_task, sent, size, args.seed, {**options, "first_game": first}, pure=False)
+        for first, size in _ranges(args.first_game, args.games, min(count, args.games))
+    ]
+    parts: list[Any] = cluster.gather(tasks)
+    if not args.trajectories:
+        return np.concatenate(parts)
+    return np.concatenate([records for records, _ in parts]), _joined([paths for _, paths in parts])
+
+
+def rollout(
+    client: distributed.Client,
+    position: Position,
+    games: int = 1296,
+    *,
+    seed: int,
+    shards: Optional[int] = None,
+    **options: Any,
+) -> Rollout:
+    """``nardy_fast.rollout(position, games, seed=seed, **options)`` run on ``client``'s workers in ``shards``
+    contiguous ranges of games, combined with :meth:`Rollout.combine`: the same counts exactly.
+
+    ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``
+    and ``threads`` (per shard). The stratified rolls follow the game numbers, so any split keeps them.
+    """
+    cluster = _check_client(client)
+    args = _check_rollout(position, games, seed, options)
+    count = _check_shards(shards) or default_shards(cluster)
+    tasks = [
+        cluster.submit(_rollout_task, position, size, args.seed, {**options, "first_game": first}, pure=False)
+        for first, size in _ranges(args.first_game, args.games, min(count, args.games))
+    ]
+    return Rollout.combine(cluster.gather(tasks))
+
+
+def perft(client: distributed.Client, position: Position, depth: int, *, shards: Optional[int] = None) -> int:
+    """``nardy_fast.perft(position, depth)`` counted on ``client``'s workers.
+
+    The work is split at the root: every (roll, legal move) of ``position`` (its 21 rolls, or its pending list
+    alone) is an item counting ``perft(move.result, depth - 1)``; the items are dealt round-robin into
+    ``shards`` tasks (default :func:`default_shards`, never more than the items) and their counts summed.
+    The positions travel as their text, each rebuilt by its own ``Position`` class.
+    """
+    cluster = _check_client(client)
+    nardy_fast.perft(position, 0)  # the local checks of the position (a depth of 0 counts nothing)
+    levels = check_depth(depth)
+    count = _check_shards(shards) or default_shards(cluster)
+    if levels == 0:
+        return 1
+    items = [move.result for roll in position._rolls() for move in position.legal_moves(roll)]
+    if not items:  # a finished game
+        return 0
+    count = min(count, len(items))
+    tasks = [cluster.submit(_perft_task, items[i::count], levels - 1, pure=False) for i in range(count)]
+    counts: list[int] = cluster.gather(tasks)
+    return sum(counts)

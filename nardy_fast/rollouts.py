@@ -1,0 +1,175 @@
+"""Rollouts: how a position ends on average, over many games played from it with seeded dice.
+
+A rollout plays ``games`` games from the position (``playout``) and counts each outcome: which side won, and
+how (a single game, a mars or a koks; in short nardy these are backgammon's single game, gammon and
+backgammon). With ``stratify=True`` the first two rolls of the games cycle through all 36 x 36 ordered pairs
+of dice (:mod:`nardy_fast.dice`), so every 1,296 games see each pair exactly once: the luck of the first two
+rolls, the largest part of a rollout's variance, then averages out exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import NardyError, field_error
+from .position import Position
+
+__all__ = ["OUTCOMES", "Rollout", "rollout_api"]
+
+#: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
+#: single game, 2 a mars, 3 a koks).
+OUTCOMES = ("white_single", "white_mars", "white_koks", "black_single", "black_mars", "black_koks")
+_SIDES = ("white", "black")
+
+
+def _stderr(total: float, squares: float, games: int) -> float:
+    """The standard error of a mean of ``games`` values with sum ``total`` and sum of squares ``squares``:
+    the sample standard deviation over the square root of ``games`` (NaN for one game)."""
+    if games < 2:
+        return math.nan
+    mean = total / games
+    variance = max(squares / games - mean * mean, 0.0) * games / (games - 1)
+    return math.sqrt(variance / games)
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """The outcomes of the games of a rollout: ``counts`` (games per outcome, in :data:`OUTCOMES` order),
+    ``unfinished`` (games given up after :data:`~nardy_fast.game.MAX_PLIES` plies) and ``turn``, the side to
+    move in the position rolled out. The probabilities and the equity follow from these counts alone, so
+    rollouts of disjoint ranges of games (``first_game``) combine exactly (:meth:`combine`).
+
+    The standard errors are those of independent games. Stratified games are not independent (their first two
+    rolls are balanced), and their true error is smaller: the figures given are an upper bound then.
+    """
+
+    counts: tuple[int, ...]
+    unfinished: int
+    turn: str
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.counts, tuple)
+            or len(self.counts) != len(OUTCOMES)
+            or not all(isinstance(c, int) and c >= 0 for c in self.counts)
+        ):
+            raise field_error(NardyError, "counts", f"must be {len(OUTCOMES)} counts >= 0", self.counts)
+        if not isinstance(self.unfinished, int) or self.unfinished < 0:
+            raise field_error(NardyError, "unfinished", "must be an integer >= 0", self.unfinished)
+        if self.turn not in _SIDES:
+            raise field_error(NardyError, "turn", f"must be one of {_SIDES}", self.turn)
+
+    @classmethod
+    def from_records(cls, records: npt.NDArray[np.void], turn: str) -> Rollout:
+        """The rollout of ``playout`` records of games from a position with ``turn`` to move."""
+        winner, points = records["winner"], records["points"]
+        counts = tuple(
+            int(np.count_nonzero((winner == side) & (points == value)))
+            for side in (0, 1)
+            for value in (1, 2, 3)
+        )
+        return cls(counts, int(np.count_nonzero(winner < 0)), turn)
+
+    @classmethod
+    def combine(cls, parts: Iterable[Rollout]) -> Rollout:
+        """One rollout of all the games of ``parts`` (rollouts of the same position, of disjoint games)."""
+        found = list(parts)
+        if not found or len({part.turn for part in found}) != 1:
+            raise field_error(NardyError, "parts", "must be one or more rollouts of one side to move", found)
+        counts = tuple(sum(column) for column in zip(*(part.counts for part in found)))
+        return cls(counts, sum(part.unfinished for part in found), found[0].turn)
+
+    @property
+    def games(self) -> int:
+        """The games played."""
+        return sum(self.counts) + self.unfinished
+
+    @property
+    def probabilities(self) -> dict[str, float]:
+        """The share of the games that ended in each outcome."""
+        return {name: count / self.games for name, count in zip(OUTCOMES, self.counts)}
+
+    @property
+    def stderr(self) -> dict[str, float]:
+        """The standard error of each probability (see the class docstring)."""
+        return {name: _stderr(count, count, self.games) for name, count in zip(OUTCOMES, self.counts)}
+
+    def _values(self) -> list[tuple[int, int]]:
+        """(points for the side to move, games) per outcome."""
+        sign = {side: 1 if side == self.turn else -1 for side in _SIDES}
+        return [
+            (sign[name.split("_")[0]] * (1 + i % 3), count)
+            for i, (name, count) in enumerate(zip(OUTCOMES, self.counts))
+        ]
+
+    @property
+    def equity(self) -> float:
+        """Points per game for the side to move: won minus lost (an unfinished game counts 0)."""
+        return sum(value * count for value, count in self._values()) / self.games
+
+    @property
+    def equity_stderr(self) -> float:
+        """The standard error of :attr:`equity` (see the class docstring)."""
+        values = self._values()
+        total = sum(value * count for value, count in values)
+        return _stderr(total, sum(value * value * count for value, count in values), self.games)
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.games} games, {self.turn} to move; equity {self.equity:+.4f} ± {self.equity_stderr:.4f}"
+        ]
+        probabilities, errors = self.probabilities, self.stderr
+        lines += [f"  {name:13} {probabilities[name]:.4f} ± {errors[name]:.4f}" for name in OUTCOMES]
+        if self.unfinished:
+            lines.append(f"  unfinished    {self.unfinished}")
+        return "\n".join(lines)
+
+
+Playout = Callable[..., Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], object]]]
+
+
+def rollout_api(playout: Playout) -> Callable[..., Rollout]:
+    """``rollout`` over an implementation's ``playout``: one function and one docstring for every
+    implementation."""
+
+    def rollout(
+        position: Position,
+        games: int = 1296,
+        *,
+        seed: int,
+        policy: object = "random",
+        stratify: bool = True,
+        threads: int = 1,
+        first_game: int = 0,
+        batch: int = 1000,
+    ) -> Rollout:
+        """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
+        options) and return the share of each outcome with its standard error, and the equity of the side to
+        move (:class:`Rollout`). ``stratify=True`` (the default) cycles the first two rolls through all
+        36 x 36 pairs of dice, so use a multiple of 1,296 games. Rollouts of the games ``first_game`` ..
+        ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for splitting one over
+        processes or machines."""
+        if not isinstance(position, Position):
+            raise field_error(NardyError, "position", "must be a Position", position)
+        if position.is_over():
+            raise field_error(NardyError, "position", "is a finished game", position.to_text())
+        records = playout(
+            position,
+            games,
+            seed=seed,
+            policy=policy,
+            threads=threads,
+            first_game=first_game,
+            stratify=stratify,
+            batch=batch,
+        )
+        assert isinstance(records, np.ndarray)
+        return Rollout.from_records(records, position.turn)
+
+    return rollout
