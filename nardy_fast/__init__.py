@@ -1,4 +1,4 @@
-'''nardy_fast: exact, fast legal-move generation, whole games and hashing for the nardy family of games.
+"""nardy_fast: exact, fast legal-move generation, whole games and hashing for the nardy family of games.
 
 Five variants: ``"long"`` (long nardy), ``"sixone"`` (six-one nardy), ``"short"`` (short nardy, backgammon
 without the cube), ``"gulbar"`` and ``"crazy"`` (crazy gulbar). Every rule, the board's two numberings and
@@ -41,13 +41,14 @@ The public names are those of ``__all__``. :data:`IMPLEMENTATION` names the impl
 :mod:`nardy_fast.game`; Zobrist keys: :mod:`nardy_fast.zobrist`; many machines: ``nardy_fast.distributed``
 (imported on its own, with the ``dask`` extra). Every error for bad input is a :class:`NardyError`, a
 ``ValueError`` whose message names the field and quotes the value.
-'''
+"""
 
 from __future__ import annotations
 
 from . import dice, game, layout, zobrist
 from ._dispatch import *  # noqa: F403 - the implementation's names (see _dispatch.__all__)
 from ._dispatch import __all__ as _dispatched
+from .encodings import SCHEMES
 from .errors import (
     IllegalMoveError,
     InvalidDiceError,
@@ -68,6 +69,7 @@ from .variants import VARIANTS
 __all__ = [
     *_dispatched,
     "VARIANTS",
+    "SCHEMES",
     "ROLLS",
     "Move",
     "Step",

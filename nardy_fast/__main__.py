@@ -4,7 +4,8 @@ Run it as nardy-fast (the console script the package installs) or as python -m n
 
 Commands (nardy-fast COMMAND --help lists a command's options and says what it prints):
   bench     positions/s and plays/s of the pure-Python reference and the compiled core, per variant, on the
-            embedded corpus, with their ratios (the command run when none is given)
+            embedded corpus, and games/s of whole games, with their ratios (the command run when none is
+            given)
   perft     count the move paths of a given depth from the start of every variant or from a position;
             --divide splits the count by first move, --check compares the counts shipped with the package
   playout   play whole games with seeded dice and print a summary: wins by side, points, games given up,
@@ -200,21 +201,11 @@ def _parser() -> tuple[_Parser, dict[str, _Parser]]:
     bench_parser = command(
         "bench",
         "Time legal-move generation of the pure-Python reference and the compiled core on the embedded corpus,\n"
-        "per variant and API, and print positions/s and plays/s with the ratios between them (each figure the\n"
-        "median of a few repeats).",
+        "per variant and API, and whole games (playouts, against GNU Backgammon's Python loop when gnubg-nn\n"
+        "is installed); print positions/s, plays/s and games/s with the ratios between them (each figure the\n"
+        "median of a few repeats) and a legend of every column. Progress goes to stderr.",
     )
-    bench_parser.add_argument(
-        "--size", type=int, default=corpus.SIZE, help="corpus positions per variant (default: %(default)s)"
-    )
-    bench_parser.add_argument(
-        "--reference-size",
-        type=int,
-        default=200,
-        help="positions per variant for legal_moves, which the reference runs slowly (default: %(default)s)",
-    )
-    bench_parser.add_argument(
-        "--repeats", type=int, default=5, help="times each measurement is repeated (default: %(default)s)"
-    )
+    bench.add_arguments(bench_parser)
 
     perft_parser = command(
         "perft",
@@ -677,7 +668,7 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     if args.command is None:
         args = parser.parse_args(["bench"])
     if args.command == "bench":
-        return bench.main(args.size, args.reference_size, args.repeats)
+        return bench.command(args)
     if args.command == "corpus":
         return _corpus_command(args)
     if args.command == "playout":

@@ -87,3 +87,7 @@ def children(
     position: Any, dice: Optional[Sequence[int]] = None, limit: int = 0
 ) -> Optional[npt.NDArray[np.int8]]:
     """The children of one packed row, or ``None`` for anything the caller must explain."""
+
+def encode_rows(rows: npt.NDArray[np.int8], scheme: str, out: npt.NDArray[np.float32]) -> int:
+    """Write the features of rows (N, 64) for ``scheme`` into ``out`` (N, F) without the GIL: -1, or the first
+    row that failed its checks or is of a variant the scheme does not encode."""

@@ -10,7 +10,16 @@ from types import ModuleType
 
 from . import game, reference
 
-__all__ = ["IMPLEMENTATION", "Position", "batch_children", "children", "playout", "rollout", "reference"]
+__all__ = [
+    "IMPLEMENTATION",
+    "Position",
+    "batch_children",
+    "children",
+    "encode",
+    "playout",
+    "rollout",
+    "reference",
+]
 
 
 def _choose() -> ModuleType:
@@ -35,6 +44,7 @@ IMPLEMENTATION: str = _chosen.IMPLEMENTATION
 Position: type[reference.Position] = _chosen.Position
 batch_children = _chosen.batch_children
 children = _chosen.children
+encode = _chosen.encode
 playout = _chosen.playout
 rollout = _chosen.rollout
 game.default_position = Position

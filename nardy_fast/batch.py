@@ -110,9 +110,10 @@ def python_kernel(position_class: type[Position]) -> Kernel:
                 return None, None, None, index, False
             d1, d2 = (int(v) for v in rolls[index if len(rolls) > 1 else 0])
             if (position.pending and (d1, d2) != (0, 0)) or (not position.pending and not (d1 and d2)):
-                return None, None, None, index + len(positions), False
+                if not (position.is_over() and (d1, d2) == (0, 0)):  # a finished game: no moves, no dice
+                    return None, None, None, index + len(positions), False
             try:
-                moves = position.legal_moves(None if position.pending else (d1, d2), max_results=limit or None)
+                moves = position.legal_moves(None if (d1, d2) == (0, 0) else (d1, d2), max_results=limit or None)
             except SearchLimitError:
                 return None, None, None, index, True
             for move in moves:
@@ -140,7 +141,8 @@ def batch_api(
         """All children of N positions, in CSR form, with no Python object per child.
 
         ``positions`` is an integer array (N, 64) of rows (:mod:`nardy_fast.layout`), ``rolls`` an array (N,
-        2), or one roll for all; a row whose position has a pending list takes the roll (0, 0). Returns
+        2), or one roll for all; a row whose position has a pending list takes the roll (0, 0), and so may a
+        finished one (a finished game has no children, with or without dice). Returns
         ``(children, offsets, keys)``: the children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in
         ``legal_moves`` order) with their Zobrist keys in ``keys``. ``max_results`` bounds each row's search as
         in ``Position.legal_moves`` (the error names the row).
@@ -164,8 +166,8 @@ def batch_api(
         return children_rows, offsets, keys  # type: ignore[return-value]
 
     def children(position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> Rows:
-        """The children of one position row for ``dice`` (omitted for a pending list), as one (k, 64) array;
-        ``max_results`` as in ``Position.legal_moves``."""
+        """The children of one position row for ``dice`` (omitted for a pending list, and may be for a finished
+        game, which has none), as one (k, 64) array; ``max_results`` as in ``Position.legal_moves``."""
         if one_row is not None:
             found = one_row(position, dice, check_limit(max_results))
             if found is not None:

@@ -1,5 +1,6 @@
-"""The board vocabulary both implementations share: the numbering of RULES.md §1.1, the board seen by the side
-to move, a step, moving one checker, the block test (§1.7 B) and scoring (§1.10).
+"""The board vocabulary both implementations share: the numberings (docs/rules.md, The board and its
+numberings), the board seen by the side to move, a step, moving one checker, the block test (Block rule) and
+scoring (Game end and scoring).
 
 The side to move is X, the opponent Y; points are M1..M24 of X's own path, 0 is "borne off" and 25 the bar.
 The reference (:mod:`nardy_fast.reference.rules`) builds its move generator on these; the validation, the
@@ -35,7 +36,8 @@ HEAD = 24
 
 
 class Side(NamedTuple):
-    """The board seen by the side to move (RULES §1.3): ``x[m]``/``y[m]`` are counts on M``m``, m = 1..24.
+    """The board seen by the side to move, in its own numbering: ``x[m]``/``y[m]`` are counts on M``m``,
+    m = 1..24.
 
     Index 0 and 25 of ``x`` and ``y`` are always 0; bar and borne-off checkers are counted apart.
     """
@@ -49,10 +51,10 @@ class Side(NamedTuple):
 
 
 class Step(NamedTuple):
-    """One checker moved once with one die value (RULES §1.5), in the mover's numbering.
+    """One checker moved once with one die value, in the mover's numbering.
 
-    ``src`` is 25 for the bar; ``dst`` is 0 for borne off. ``special`` marks a six-one special (§3.1) and
-    ``hit`` a short-nardy hit (§1.6 N).
+    ``src`` is 25 for the bar; ``dst`` is 0 for borne off. ``special`` marks a six-one special step and
+    ``hit`` a short-nardy hit (docs/rules.md, Six-one special step; Bar entry and hitting).
     """
 
     src: int
@@ -67,19 +69,21 @@ class Step(NamedTuple):
         return f"{src}/{dst}{'s' if self.special else ''}{'*' if self.hit else ''}"
 
     def order_key(self) -> tuple[int, int, int]:
-        """The canonical step order of RULES §1.8: from-point (bar = 25), then die, then normal > special."""
+        """The canonical step order (docs/rules.md, Canonical step order): from-point (bar = 25), then die,
+        then normal > special."""
         return (self.src, self.die, 0 if self.special else 1)
 
 
 def mover_point(variant: str, point: int) -> int:
-    """The other side's point ``point`` in this side's numbering (RULES §1.1; the mapping is an involution)."""
+    """The other side's point ``point`` in this side's numbering (docs/rules.md, The mover's numbering; the
+    mapping is an involution)."""
     if variant in LONG_FAMILY:
         return point + 12 if point <= 12 else point - 12
     return 25 - point
 
 
 def to_mover(variant: str, turn: str, board: Sequence[int], bar: Sequence[int], off: Sequence[int]) -> Side:
-    """White's absolute board as seen by the side to move (RULES §1.1: flip for Black)."""
+    """White's absolute board as seen by the side to move (docs/rules.md, The mover's numbering)."""
     x = [0] * 26
     y = [0] * 26
     for m in range(1, 25):
@@ -126,14 +130,15 @@ def move_checker(variant: str, side: Side, src: int, dst: int) -> tuple[Side, bo
     return Side(tuple(x), tuple(y), xbar, ybar, xoff, side.yoff), hit
 
 
-#: Y's track in M coordinates (RULES §1.1): M12, M11, …, M1, M24, M23, …, M13.
+#: Y's track in M coordinates (docs/rules.md, Block rule): M12, M11, …, M1, M24, M23, …, M13.
 Y_TRACK: tuple[int, ...] = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
 
 
 def block_is_legal(x: Sequence[int], y: Sequence[int]) -> bool:
-    """(B) X holds no run of 6+ points consecutive on Y's track with no Y checker past it (RULES §1.7 B, §2.4).
+    """(B) X holds no run of 6+ points consecutive on Y's track with no Y checker past it (docs/rules.md,
+    Block rule).
 
-    Consecutiveness is along Y's track, so M1|M24 joins a run and M13|M12 does not (D4). With no Y checker
+    Consecutiveness is along Y's track, so M1|M24 joins a run and M13|M12 does not. With no Y checker
     on the board the rule is moot.
     """
     y_indices = [t for t, m in enumerate(Y_TRACK) if y[m] > 0]
@@ -149,8 +154,8 @@ def block_is_legal(x: Sequence[int], y: Sequence[int]) -> bool:
 
 
 def points(variant: str, loser_off: int, loser_bar: int, loser_in_winner_home: int) -> int:
-    """Points won (RULES §1.10): 1; mars 2 if the loser bore off none; koks 3 in short nardy only, when the
-    mars loser also has a checker on the bar or in the winner's home (D5, D13)."""
+    """Points won (docs/rules.md, Game end and scoring): 1; mars 2 if the loser bore off none; koks 3 in short
+    nardy only, when the mars loser also has a checker on the bar or in the winner's home."""
     if loser_off > 0:
         return 1
     if variant not in LONG_FAMILY and (loser_bar > 0 or loser_in_winner_home > 0):

@@ -9,7 +9,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from ._core import encode_rows  # an ImportError, not an AttributeError, for a core built before it
 from .batch import batch_api
+from .encodings import encode_api
 from .game import RECORD
 from .perft import perft
 from .playouts import PlayoutArgs, Trajectories, _on_threads, playout_api
@@ -18,14 +20,25 @@ from .position import Position as _Position
 from .rollouts import rollout_api
 from .state import State
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "rollout", "IMPLEMENTATION"]
+__all__ = [
+    "Position",
+    "Move",
+    "perft",
+    "batch_children",
+    "children",
+    "encode",
+    "playout",
+    "rollout",
+    "IMPLEMENTATION",
+]
 
 IMPLEMENTATION = "cython"
 
 
 class Position(_Position):
-    # A position whose moves, perft and keys come from the compiled core; its documentation is the shared one.
-    __doc__ = _Position.__doc__
+    """A position whose moves, perft and keys come from the compiled core."""
+
+    __doc__ = _Position.__doc__  # help() shows the shared documentation, the same for both implementations
 
     __slots__ = ("_packed",)
     _engine: ClassVar[Engine] = staticmethod(_core.engine)
@@ -42,6 +55,7 @@ class Position(_Position):
 
 _core.legal_moves.__doc__ = _Position.legal_moves.__doc__
 batch_children, children = batch_api(_core.batch_children, _core.children)
+encode = encode_api(encode_rows)
 
 
 def _playout(args: PlayoutArgs) -> Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], Trajectories]]:

@@ -29,7 +29,8 @@ class NardyError(ValueError):
 
 
 class InvalidPositionError(NardyError):
-    """A position (board, counts, turn, flags, pending list) breaks a rule of RULES.md §1.3."""
+    """A position (board, counts, turn, flags, pending list) is not one the rules allow: 15 checkers a side on
+    the board, the bar and off, a bar only in short nardy, no illegal block, a possible pending list."""
 
 
 class InvalidNotationError(InvalidPositionError):

@@ -1,6 +1,6 @@
-"""Whole games (docs/rules.md, Who starts; Game end and scoring): who starts, the opening roll, seeded dice, extra rolls and transfer
-segments, the end and the score, and a text record that replays. Written on the public ``Position`` API, so
-it serves both implementations alike.
+"""Whole games (docs/rules.md, Who starts; Game end and scoring): who starts, the opening roll, seeded dice,
+extra rolls and transfer segments, the end and the score, and a text record that replays. Written on the
+public ``Position`` API, so it serves both implementations alike.
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ class Game:
         if after.is_over():
             self.roll = None
         elif after.pending:
-            self.roll = None  # a transfer segment, played before the receiver rolls (docs/rules.md, Gulbar transfers)
+            # a transfer segment, played before the receiver rolls (docs/rules.md, Gulbar transfers)
+            self.roll = None
         else:
             self.roll = self._draw()
         return after

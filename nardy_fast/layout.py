@@ -175,7 +175,7 @@ def turn(rows: object) -> npt.NDArray[np.int8]:
 
 
 def winner(rows: object) -> npt.NDArray[np.int8]:
-    """The winner of each row: 0 White, 1 Black, -1 while the game goes on (RULES §1.10)."""
+    """The winner of each row: 0 White, 1 Black, -1 while the game goes on."""
     matrix = _matrix(rows)
     out = np.full(len(matrix), -1, dtype=np.int8)
     out[matrix[:, OFF] == 15] = 0
@@ -189,9 +189,9 @@ def is_over(rows: object) -> npt.NDArray[np.bool_]:
 
 
 def points(rows: object) -> npt.NDArray[np.int8]:
-    """The points the winner of each row scores (RULES §1.10): 1; mars 2 when the loser bore off none; koks 3
-    (where the variant has it) when that loser also has a checker on the bar or in the winner's home; 0 while
-    the game goes on."""
+    """The points the winner of each row scores (docs/rules.md, Game end and scoring): 1; mars 2 when the
+    loser bore off none; koks 3 (where the variant has it) when that loser also has a checker on the bar or in
+    the winner's home; 0 while the game goes on."""
     matrix = _matrix(rows).astype(np.int16)
     won = winner(matrix)
     loser = np.where(won == 1, 0, 1)

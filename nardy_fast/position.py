@@ -13,8 +13,8 @@ from typing import ClassVar, Optional, Protocol, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import layout, notation, zobrist
-from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
+from . import ids, layout, notation, svg, zobrist
+from .board import BAR, OFF, Side, Step, move_checker, mover_point, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
 from .inputs import Bools, IntLike, Ints
 from .state import State, check_limit, check_roll, check_state, make_state
@@ -61,13 +61,28 @@ def position_of(cls: type[P], text: str) -> P:
 
 
 class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move
-    """One legal move: the canonical steps (RULES §1.8) and what follows it (RULES §1.8.1).
+    """One legal move: its canonical steps (docs/rules.md, Canonical step order) and what follows it
+    (docs/rules.md, What follows a move).
 
-    Moves are equal when they were made for the same roll from equal positions and reach equal results. The
-    compiled core's moves are registered as ``Move`` and build their steps and result on first access.
+    Moves are equal when they were made for the same roll from equal positions and reach equal results. Only
+    ``legal_moves`` makes them; a move pickles as its position, roll and result, and is found again among
+    the legal moves when it is loaded.
     """
 
-    __slots__ = ("steps", "result", "remainder", "extra_roll", "roll", "parent")
+    # The compiled core's moves are registered as ``Move`` and build their steps and result on first access;
+    # the attributes' docstrings are the core's properties' docstrings, word for word.
+    __slots__ = {
+        "steps": "The canonical step sequence, in the mover's own numbering.",
+        "result": "The next position.",
+        "remainder": (
+            "The unplayed values passed to the opponent (gulbar, crazy; docs/rules.md, Gulbar transfers)."
+        ),
+        "extra_roll": (
+            "Whether the same side rolls again (docs/rules.md, Six-one extra roll, Gulbar extra roll)."
+        ),
+        "roll": "The roll the move was made for; ``None`` for a pending transfer list.",
+        "parent": "The position the move was made from.",
+    }
 
     def __init__(
         self,
@@ -79,15 +94,10 @@ class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers
         extra_roll: bool,
     ) -> None:
         self.parent = parent
-        #: The roll the move was made for; ``None`` for a pending transfer list.
         self.roll = roll
-        #: The canonical step sequence, in the mover's own numbering.
         self.steps = steps
-        #: The next position.
         self.result = result
-        #: The unplayed values passed to the opponent (gulbar, crazy; RULES §5.2).
         self.remainder = remainder
-        #: Whether the same side rolls again (six-one 6-1, gulbar full double; RULES §3.4, §5.3).
         self.extra_roll = extra_roll
 
     def __getattr__(self, name: str) -> object:
@@ -118,9 +128,28 @@ class Position:
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
-    Build one with :meth:`start`, :meth:`from_board`, :meth:`from_text` or :meth:`from_array`, or from a
-    :class:`~nardy_fast.state.State` (``Position(state)``, checked like ``from_board``); ask it for
-    :meth:`legal_moves`.
+    Constructors:
+
+    * ``Position.start(variant, **flags)``: the start of ``variant`` (one of ``VARIANTS``), rule flags as
+      keyword arguments;
+    * ``Position.from_text(text)``: from its one-line text (``position.to_text()``, ``repr`` pastes back);
+    * ``Position.from_board(variant, board, *, turn="white", bar=(0, 0), off=(0, 0), first_roll=(True, True),
+      pending=(), **flags)``: ``board[i]`` is the count on White's point ``i+1``, Black's negative;
+    * ``Position.from_array(row)``: from a packed row of 64 ``int8`` (:mod:`nardy_fast.layout`);
+    * ``Position(state)``: from a :class:`~nardy_fast.state.State`, e.g.
+      ``position.state._replace(turn="black")``.
+
+    Each checks its input and raises :class:`~nardy_fast.InvalidPositionError` naming the field.
+
+    >>> p = Position.start("short")
+    >>> p == Position.from_text(p.to_text()) == Position.from_array(p.to_array()) == Position(p.state)
+    True
+    >>> [str(m) for m in p.legal_moves((6, 5))][:2]
+    ['24/18 18/13', '24/18 13/8']
+
+    Then :meth:`legal_moves`, :meth:`play`, :meth:`is_over`, :meth:`winner`, :meth:`points`, :meth:`pips`,
+    :attr:`zobrist`. Positions are in White's numbering, moves in the mover's own (docs/rules.md, The board
+    and its numberings). ``print(position)`` shows a text board, :meth:`to_svg` draws one (Jupyter shows it).
     """
 
     __slots__ = ("_state", "_key")
@@ -178,8 +207,8 @@ class Position:
         ``bar``, ``off`` and ``first_roll`` are (White, Black) pairs; ``pending`` is the transfer list the side
         to move must play before rolling (gulbar, crazy). ``rolls_played`` counts each side's rolls played so
         far, up to ``normal_doubles_first_rolls`` (crazy; (0, 0) elsewhere). Rule flags are keyword arguments
-        (RULES §8).
-        Raises :class:`~nardy_fast.InvalidPositionError` for input that breaks a rule of RULES §1.3.
+        (docs/rules.md, Rule flags).
+        Raises :class:`~nardy_fast.InvalidPositionError` naming the field for input that is no valid position.
         """
         return cls._trusted(make_state(variant, board, turn, bar, off, first_roll, pending, flags, rolls_played))
 
@@ -228,23 +257,25 @@ class Position:
 
     @property
     def first_roll(self) -> tuple[bool, bool]:
-        """Whether (White, Black) still has its first roll to play (RULES §2.3 head exception)."""
+        """Whether (White, Black) still has its first roll to play (docs/rules.md, First-roll exception)."""
         return self._state.first_roll
 
     @property
     def pending(self) -> tuple[int, ...]:
-        """Die values the side to move must play before rolling (gulbar/crazy transfer, RULES §5.2)."""
+        """Die values the side to move must play before rolling (gulbar/crazy transfer; docs/rules.md, Gulbar
+        transfers)."""
         return self._state.pending
 
     @property
     def rolls_played(self) -> tuple[int, int]:
         """(White, Black) rolls played so far, counted up to flag ``normal_doubles_first_rolls`` (crazy: while a
-        side's count is below it, its doubles play as four steps, not as a ladder; RULES §6)."""
+        side's count is below it, its doubles play as four steps, not as a ladder; docs/rules.md, Rule
+        flags)."""
         return self._state.rolls_played
 
     @property
     def flags(self) -> dict[str, FlagValue]:
-        """The rule flags that apply to the variant, with their values (RULES §8)."""
+        """The rule flags that apply to the variant, with their values (docs/rules.md, Rule flags)."""
         return dict(self._state.flags)
 
     @property
@@ -255,7 +286,8 @@ class Position:
     # --- moves ---------------------------------------------------------------------------------------------
 
     def legal_moves(self, dice: Optional[Ints] = None, *, max_results: Optional[IntLike] = None) -> list[Move]:
-        """Every legal move for ``dice``, one per distinct result (RULES §1.8), canonical steps.
+        """Every legal move for ``dice``, one per distinct result, canonical steps (docs/rules.md,
+        One move per result).
 
         ``dice`` is a roll ``(d1, d2)``; it must be omitted when :attr:`pending` is non-empty. A finished game
         has no legal moves; a side that cannot play gets one empty move.
@@ -265,9 +297,11 @@ class Position:
         :class:`~nardy_fast.SearchLimitError`. The moves are such positions, so a call that returns has at
         most ``max_results`` of them.
         """
-        roll = check_roll(dice, self._state.pending)
+        over = self.is_over()
+        # a finished game has no moves with or without a roll; a roll given is still checked
+        roll = None if over and dice is None else check_roll(dice, self._state.pending)
         limit = check_limit(max_results)
-        if self.is_over():
+        if over:
             return []
         return type(self)._engine(self, roll, limit)
 
@@ -280,6 +314,9 @@ class Position:
         if isinstance(move, Move) and dice is None and move.parent == self:
             dice = move.roll
         legal = self.legal_moves(dice)
+        if self.is_over():
+            won = str(self.winner()).capitalize()
+            raise field_error(IllegalMoveError, "move", f"the game is over ({won} has won): no move", str(move))
         roll = "the pending list" if dice is None else f"roll {check_roll(dice, ())!r}"
         if isinstance(move, Move):
             for candidate in legal:
@@ -301,11 +338,24 @@ class Position:
         side: Side = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
         for src, dst in pairs:
             if (src == BAR and side.xbar == 0) or (src != BAR and side.x[src] == 0):
-                raise field_error(IllegalMoveError, "move", f"has no checker to move from {src}", text)
+                problem = f"has no checker to move from {src}"
+                raise field_error(IllegalMoveError, "move", problem + self._numbering_hint(src), text)
             if dst != OFF and side.y[dst] > (0 if st.variant in LONG_FAMILY else 1):
-                raise field_error(IllegalMoveError, "move", f"lands on the closed point {dst}", text)
+                problem = f"lands on the closed point {dst}"
+                raise field_error(IllegalMoveError, "move", problem + self._numbering_hint(dst), text)
             side, _ = move_checker(st.variant, side, src, dst)
         return to_white(st.variant, st.turn, side)
+
+    def _numbering_hint(self, point: int) -> str:
+        """For Black, whose numbering differs from the position text's: how its own ``point`` reads in White's
+        numbering, so that a move written in White's numbers is recognised (empty for White, the bar, off)."""
+        if self._state.turn == "white" or point in (BAR, OFF):
+            return ""
+        white = mover_point(self._state.variant, point)
+        return (
+            f" (moves use the mover's own numbering: Black's point {point} is White's {white}; "
+            "see docs/rules.md, The mover's numbering pitfall)"
+        )
 
     def _rolls(self) -> list[Optional[tuple[int, int]]]:
         """The rolls perft tries: the 21 distinct rolls, or ``None`` alone for a pending list."""
@@ -343,11 +393,82 @@ class Position:
         """The one-line text of the whole state; ``from_text`` reads it back exactly."""
         return notation.format_position(self._state)
 
+    # --- IDs (layouts in :mod:`nardy_fast.ids`) -----------------------------------------------------------
+
+    def id(self) -> str:
+        """The compact URL-safe ID of the whole state (at most 29 characters, any variant); ``from_id`` reads
+        it back exactly."""
+        return ids.to_id(self._state)
+
+    @classmethod
+    def from_id(cls: type[P], text: str) -> P:
+        """A position from its compact ID (``position.id()``); raises :class:`~nardy_fast.InvalidNotationError`
+        or :class:`~nardy_fast.InvalidPositionError` naming ``id`` for a malformed or impossible one."""
+        return cls._trusted(ids.from_id(text))
+
+    def gnubg_id(self) -> str:
+        """GNU Backgammon's 14-character Position ID (short nardy only; it does not say who is to move)."""
+        return ids.to_gnubg_id(self._state)
+
+    def gnubg_match_id(self, dice: Optional[Ints] = None) -> str:
+        """GNU Backgammon's 12-character Match ID for this short nardy position: the side to move on roll with
+        ``dice`` (``None``: not rolled yet), in a money game with a centred 1-cube."""
+        return ids.to_match_id(self._state, dice)
+
+    @classmethod
+    def from_gnubg_id(
+        cls: type[P],
+        position_id: str,
+        *,
+        turn: Optional[str] = None,
+        match_id: Optional[str] = None,
+        first_roll: Optional[Bools] = None,
+    ) -> P:
+        """A short nardy position from GNU Backgammon's Position ID, ``turn`` to move (default ``"white"``) or
+        the player on roll of the Match ID ``match_id``. ``first_roll`` defaults to both to come on the start
+        board and both played elsewhere (the IDs do not carry it)."""
+        return cls._trusted(ids.from_gnubg_id(position_id, turn, match_id, first_roll))
+
+    def xgid(self, dice: Optional[Ints] = None) -> str:
+        """eXtreme Gammon's XGID of this short nardy position with ``dice`` rolled (``None``: not rolled yet);
+        the cube and match fields are those of a money game with a centred 1-cube."""
+        return ids.to_xgid(self._state, dice)
+
+    @classmethod
+    def from_xgid(cls: type[P], xgid: str, *, first_roll: Optional[Bools] = None) -> P:
+        """A short nardy position from an XGID (its dice: :func:`nardy_fast.ids.read_xgid`); ``first_roll`` as
+        in :meth:`from_gnubg_id`."""
+        return cls._trusted(ids.read_xgid(xgid, first_roll).state)
+
     def __repr__(self) -> str:
         return f"Position.from_text({self.to_text()!r})"
 
     def __str__(self) -> str:
-        return self.to_text()
+        """A text board of a few lines (White's numbering, as docs/rules.md draws boards); ``to_text()`` is
+        the one-line text."""
+        return svg.text_board(self._state)
+
+    # --- pictures ------------------------------------------------------------------------------------------
+
+    def to_svg(self, *, move: Optional[Move] = None, flip: bool = False, size: int = svg.DEFAULT_SIZE) -> str:
+        """An SVG picture of the position, ``size`` pixels wide, with an arrow for each step of ``move`` (one
+        of this position's legal moves).
+
+        White sits at the bottom, its points labelled in its numbering; ``flip=True`` puts Black at the
+        bottom with Black's numbering (:mod:`nardy_fast.svg`). Raises :class:`~nardy_fast.NardyError` naming
+        ``move``, ``flip`` or ``size`` for a move of another position, a non-boolean ``flip`` or a ``size``
+        that is no integer 1..100000.
+        """
+        steps = None
+        if move is not None:
+            if not isinstance(move, Move) or move.parent != self:
+                raise field_error(NardyError, "move", "must be one of this position's legal moves", move)
+            steps = move.steps
+        return svg.svg(self._state, steps, flip, size)
+
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows for a position."""
+        return self.to_svg()
 
     # --- the game ------------------------------------------------------------------------------------------
 
@@ -359,7 +480,7 @@ class Position:
         return (_pips(white), _pips(black))
 
     def is_over(self) -> bool:
-        """Whether a side has borne off all 15 checkers (RULES §1.10)."""
+        """Whether a side has borne off all 15 checkers."""
         return 15 in self._state.off
 
     def winner(self) -> Optional[str]:
@@ -369,7 +490,8 @@ class Position:
         return "white" if self._state.off[0] == 15 else "black"
 
     def points(self) -> int:
-        """Points the winner scores (RULES §1.10): 1, mars 2, koks 3 (short only); 0 while the game goes on."""
+        """Points the winner scores (docs/rules.md, Game end and scoring): 1, mars 2, koks 3 (short only); 0
+        while the game goes on."""
         winner = self.winner()
         if winner is None:
             return 0

@@ -1,4 +1,4 @@
-"""Checking and normalising user input into a position state (RULES.md §1.3), shared by both implementations.
+"""Checking and normalising user input into a position state, shared by both implementations.
 
 Validation lives here once so that both implementations reject the same input with the same exception class
 and message.
@@ -28,8 +28,8 @@ class State(NamedTuple):
     first_roll: tuple[bool, bool]
     pending: tuple[int, ...]
     flags: Flags
-    #: (White, Black) rolls played, counted up to ``normal_doubles_first_rolls`` (RULES §6 flag); (0, 0) where
-    #: the flag is 0 or does not apply.
+    #: (White, Black) rolls played, counted up to ``normal_doubles_first_rolls`` (docs/rules.md, Rule flags);
+    #: (0, 0) where the flag is 0 or does not apply.
     rolls_played: tuple[int, int] = (0, 0)
 
 
@@ -67,7 +67,8 @@ def _board(value: object) -> tuple[int, ...]:
 
 
 def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
-    """A pending transfer list (RULES §5.2, §1.8.1): a possible remainder of a gulbar/crazy roll."""
+    """A pending transfer list (docs/rules.md, Gulbar transfers): a possible remainder of a gulbar/crazy
+    roll."""
     if items(value) is None:
         raise field_error(InvalidPositionError, "pending", "must be a sequence of die values", value)
     if not items(value):
@@ -82,7 +83,8 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
         return (max(pending), min(pending))
     if len(pending) == 1:
         return pending
-    # what is left of a double of four steps: gulbar's, or crazy's while doubles are not ladders (RULES §6 flag)
+    # what is left of a double of four steps: gulbar's, or crazy's while doubles are not ladders (flag
+    # normal_doubles_first_rolls)
     normal = not SPECS[variant].ladder or flag(flags, "normal_doubles_first_rolls") != 0
     if normal and len(set(pending)) == 1 and len(pending) <= 4:
         return pending
@@ -115,7 +117,7 @@ def make_state(
     flags: Mapping[str, object],
     rolls_played: object = (0, 0),
 ) -> State:
-    """Check every field of a position (RULES §1.3 invariants) and return it normalised."""
+    """Check every field of a position and return it normalised."""
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise field_error(InvalidPositionError, "variant", f"must be one of {VARIANTS}", variant)
     flag_values = normalize_flags(variant, flags)
@@ -154,7 +156,7 @@ def make_state(
                     InvalidPositionError,
                     "board",
                     f"{side_name.capitalize()} holds an illegal block (6 points in a row with no opponent "
-                    "checker past them, RULES §1.7 B)",
+                    "checker past them; docs/rules.md, Block rule)",
                     board,
                 )
     counted = cast(int, flag(flag_values, "normal_doubles_first_rolls"))
@@ -187,7 +189,8 @@ def check_state(state: object) -> State:
 
 
 def check_roll(dice: object, pending: tuple[int, ...]) -> Optional[tuple[int, int]]:
-    """The roll to play: ``None`` for a pending transfer list, else two die values 1..6 (RULES §1.4)."""
+    """The roll to play: ``None`` for a pending transfer list, else two die values 1..6 (docs/rules.md, Rolls
+    and the dice list)."""
     if pending:
         if dice is not None:
             raise field_error(

@@ -1,4 +1,5 @@
-"""Variants and rule flags (RULES.md §1.11, §8, §9) as tables: plain data shared by both implementations.
+"""Variants and rule flags (docs/rules.md, The five games; Rule flags) as tables: plain data shared by both
+implementations.
 
 Each variant is one :class:`VariantSpec` and each flag one :class:`FlagSpec`; validation, notation, the
 packed row, the Zobrist slots and the compiled core's constant tables are derived from them.
@@ -42,30 +43,32 @@ _SHORT_START = tuple(_SHORT_START_WHITE.get(p, 0) - _SHORT_START_WHITE.get(25 - 
 
 @dataclass(frozen=True)
 class VariantSpec:
-    """What sets one variant apart (RULES §1.11). Every per-variant rule in both implementations is read from
-    these fields; a variant's place in :data:`VARIANT_SPECS` is its id in packed rows and Zobrist keys (new
-    variants are appended).
+    """What sets one variant apart (docs/rules.md, The five games). Every per-variant rule in both
+    implementations is read from these fields; a variant's place in :data:`VARIANT_SPECS` is its id in packed
+    rows and Zobrist keys (new variants are appended).
 
     ``family`` is the geometry: ``"long"`` (both sides move the same way round, heads, no hitting, the block
-    rule: RULES §1.1, §2) or ``"short"`` (backgammon: opposite directions, hits and the bar, §4).
+    rule) or ``"short"`` (backgammon: opposite directions, hits and the bar).
     """
 
     name: str
     family: str
-    #: The starting board in White's numbering (RULES §2.1, §4.1).
+    #: The starting board in White's numbering (docs/rules.md, Long family board; Short nardy board).
     start: tuple[int, ...]
-    #: A first-roll double may take two checkers from the head (§2.3; flag ``first_roll_exception_doubles``).
+    #: A first-roll double may take two checkers from the head (docs/rules.md, First-roll exception; flag
+    #: ``first_roll_exception_doubles``).
     first_roll_exception: bool = False
-    #: Six-one's special step ``24/ds`` (§3.1).
+    #: Six-one's special step ``24/ds`` (docs/rules.md, Six-one special step).
     special_step: bool = False
-    #: A double is played as a ladder (§6; flag ``ladder_per_value``).
+    #: A double is played as a ladder (docs/rules.md, Crazy gulbar ladders; flag ``ladder_per_value``).
     ladder: bool = False
-    #: Unplayed values pass to the opponent as a pending list (§5.2).
+    #: Unplayed values pass to the opponent as a pending list (docs/rules.md, Gulbar transfers).
     transfers: bool = False
-    #: When the mover rolls again: ``""`` never, ``"six_one"`` after 6-1 (§3.4), ``"full_double"`` after a
-    #: fully played double (§5.3).
+    #: When the mover rolls again: ``""`` never, ``"six_one"`` after 6-1, ``"full_double"`` after a fully played
+    #: double (docs/rules.md, Six-one extra roll; Gulbar extra roll).
     extra_roll: str = ""
-    #: A mars with a checker on the bar or in the winner's home scores 3 (§1.10).
+    #: A mars with a checker on the bar or in the winner's home scores 3 (docs/rules.md, Game end and
+    #: scoring).
     koks: bool = False
 
 
@@ -81,10 +84,12 @@ SPECS: Mapping[str, VariantSpec] = {spec.name: spec for spec in VARIANT_SPECS}
 
 VARIANTS: tuple[str, ...] = tuple(spec.name for spec in VARIANT_SPECS)
 
-#: The variants played on the long-nardy geometry: same direction, heads, no hitting (RULES §1.1, §2).
+#: The variants played on the long-nardy geometry: same direction, heads, no hitting (docs/rules.md, The five
+#: games).
 LONG_FAMILY: frozenset[str] = frozenset(spec.name for spec in VARIANT_SPECS if spec.family == "long")
 
-#: Starting boards in White's numbering, ``board[i]`` = checkers on White's point ``i+1`` (RULES §2.1, §4.1).
+#: Starting boards in White's numbering, ``board[i]`` = checkers on White's point ``i+1`` (docs/rules.md, Long
+#: family board; Short nardy board).
 START_BOARDS: Mapping[str, tuple[int, ...]] = {spec.name: spec.start for spec in VARIANT_SPECS}
 
 
@@ -100,7 +105,8 @@ Flags = tuple[tuple[str, FlagValue], ...]
 
 @dataclass(frozen=True)
 class FlagSpec:
-    """One rule flag of RULES §8: where it applies, its default, how it is checked, written and stored.
+    """One rule flag (docs/rules.md, Rule flags): where it applies, its default, how it is checked, written
+    and stored.
 
     A two-valued flag is stored as ``bit`` of the packed row's flag column (set when the value is ``other``,
     the non-default value) and keyed by the Zobrist slot ``key`` (:mod:`nardy_fast.zobrist`); a flag with
@@ -230,7 +236,7 @@ FLAG_BY_NAME: Mapping[str, FlagSpec] = {spec.name: spec for spec in FLAG_SPECS}
 
 
 def normalize_flags(variant: str, given: Mapping[str, object]) -> Flags:
-    """Check the keyword flags given for ``variant`` and fill in the defaults (RULES §8).
+    """Check the keyword flags given for ``variant`` and fill in the defaults (docs/rules.md, Rule flags).
 
     A flag that does not apply to the variant, an unknown flag or an unknown value is an
     ``InvalidPositionError``.

@@ -1,15 +1,15 @@
 # cython: language_level=3, cdivision=True
-"""The compiled core: the rules of RULES.md over fixed-size C arrays and bit masks, with no Python object in
-the search. It mirrors :mod:`nardy_fast.reference.rules` rule by rule (the section of each is named), finds
-the same results with the same canonical steps and the same Zobrist keys, and adds perft and a batch API
-that work on packed positions (:mod:`nardy_fast.layout`).
+"""The compiled core: the rules of docs/rules.md over fixed-size C arrays and bit masks, with no Python object
+in the search. It mirrors :mod:`nardy_fast.reference.rules` rule by rule (the section of each is named), finds
+the same results with the same canonical steps and the same Zobrist keys, and adds perft and a batch API that
+work on packed positions (:mod:`nardy_fast.layout`).
 
 One extension module, written in units by concern (each says what it holds in its first lines):
 ``bits.pxd`` (bit and byte helpers), ``nardy_types.pxd`` (the C structs), ``tables.pxi`` (constants and the
 tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a search up), ``levels.pxi`` and
 ``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
 (State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
-surface), ``games.pxi`` (seeded dice and whole games)."""
+surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -65,3 +65,4 @@ include "api_moves.pxi"
 include "perft.pxi"
 include "api_batch.pxi"
 include "games.pxi"
+include "encode.pxi"

@@ -41,7 +41,9 @@ cdef int64_t children_into(Gen *g, const Pos *p, int d1, int d2, Out *o) noexcep
 
 
 cdef inline bint roll_ok(const Pos *p, int d1, int d2) noexcept nogil:
-    if p.npending:
+    """A roll for ``p``: (0, 0) plays a pending list, and may be given for a finished game (no moves, with or
+    without dice); else two dice."""
+    if p.npending or (d1 == 0 and d2 == 0 and is_over(p)):
         return d1 == 0 and d2 == 0
     return 1 <= d1 <= 6 and 1 <= d2 <= 6
 

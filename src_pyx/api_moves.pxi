@@ -83,9 +83,15 @@ cdef class Children:
 
 @cython.auto_pickle(False)
 cdef class Move:
-    """A legal move of the core: the same interface as ``nardy_fast.Move`` (registered as one), with its steps and
-    result built on first access. Only ``legal_moves`` makes working ones; pickling goes through the position
-    and the roll, so the move is found again among the legal moves."""
+    """One legal move: its canonical steps (docs/rules.md, Canonical step order) and what follows it
+    (docs/rules.md, What follows a move).
+
+    Moves are equal when they were made for the same roll from equal positions and reach equal results. Only
+    ``legal_moves`` makes them; a move pickles as its position, roll and result, and is found again among
+    the legal moves when it is loaded.
+    """
+    # The core's move: the interface of ``nardy_fast.Move`` (registered as one, with the same docstrings),
+    # its steps and result built on first access from the packed results of its ``legal_moves`` call.
 
     cdef Children _children
     cdef int _index
@@ -133,7 +139,7 @@ cdef class Move:
 
     @property
     def remainder(self):
-        """The unplayed values passed to the opponent (gulbar, crazy; RULES §5.2)."""
+        """The unplayed values passed to the opponent (gulbar, crazy; docs/rules.md, Gulbar transfers)."""
         cdef Pos *row = &self.made().rows[self._index]
         if row.npending == 0:
             return ()
@@ -141,7 +147,7 @@ cdef class Move:
 
     @property
     def extra_roll(self):
-        """Whether the same side rolls again (RULES §3.4, §5.3)."""
+        """Whether the same side rolls again (docs/rules.md, Six-one extra roll, Gulbar extra roll)."""
         return bool(self.made().extra[self._index])
 
     def __reduce__(self):

@@ -1,5 +1,5 @@
-# The depth-first search of up to four dice (RULES §1.6-§1.8) over one board, undoing each step, and the
-# entry point of both searches (search), with its look for signals.
+# The depth-first search of up to four dice (docs/rules.md, Normal step to Canonical step order) over one
+# board, undoing each step, and the entry point of both searches (search), with its look for signals.
 
 
 cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
@@ -18,7 +18,8 @@ cdef inline void set_step(Gen *g, int i, uint16_t code) noexcept nogil:
 
 
 cdef inline int deeper(Gen *g, int depth, bint look) noexcept nogil:
-    """The first result ``depth`` steps deep: the shallower ones go (RULES §1.7 M); -1 when memory ran out."""
+    """The first result ``depth`` steps deep: the shallower ones go (Maximal use of the dice); -1 when memory
+    ran out."""
     g.best = depth
     g.nres = 0
     if look and table_reset(&g.table, 128) < 0:
@@ -233,9 +234,9 @@ cdef inline int step_or_leaf(Gen *g, int src, int dst, int die, int dice_index, 
 
 cdef inline uint16_t play(const Gen *g, const int8_t *before, int8_t *after, uint64_t *key, uint32_t *xmask,
                           int src, int dst, int die, bint special) noexcept nogil:
-    """Play one step (RULES §1.6): ``after`` (a copy of ``before``, or the same board) gets the board after it,
-    ``key`` and X's ``xmask`` are updated; returns the step's code. Counts are read from ``before`` only: a
-    byte read back from a copy just written in wider stores waits for the copy."""
+    """Play one step (docs/rules.md, Normal step): ``after`` (a copy of ``before``, or the same board) gets
+    the board after it, ``key`` and X's ``xmask`` are updated; returns the step's code. Counts are read from
+    ``before`` only: a byte read back from a copy just written in wider stores waits for the copy."""
     cdef int c = before[src]
     cdef int hit = 0
     if src == BAR_POINT:
@@ -276,7 +277,7 @@ cdef inline int leaf_step(Gen *g, int src, int dst, int die, int dice_index, bin
         return -1
     memcpy(r.b, g.b, 32)
     set_step(g, g.depth, play(g, g.b, r.b, &key, &xmask, src, dst, die, special))
-    # a candidate when (B) holds (RULES §1.7)
+    # a candidate when (B) holds (docs/rules.md, Block rule)
     if g.long_family and not block_is_legal(g, xmask):
         return 0
     look = not g.distinct and may_meet(g, src, dst, special)
@@ -314,7 +315,7 @@ cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bin
         g.heads += 1
     g.used |= 1u << dice_index
     g.depth += 1
-    # a candidate when (B) holds (RULES §1.7)
+    # a candidate when (B) holds (docs/rules.md, Block rule)
     if g.depth >= g.best and (not g.long_family or block_is_legal(g, g.xmask)):
         result = record(g, g.b, g.key, g.used, g.depth, g.depth > 1)
     if result == 0 and g.depth < g.ndice and g.b[XOFF] != 15:
@@ -329,10 +330,10 @@ cdef inline int take_step(Gen *g, int src, int dst, int die, int dice_index, bin
 
 
 cdef int depth_first_search(Gen *g) noexcept nogil:
-    """The depth-first search over the one board ``g.b`` (RULES §1.7 M; §1.8): the same results in the same
-    order with the same canonical steps as ``levels_search``, without a node copy per step; -1 when memory ran
-    out. Visiting steps in canonical order finds each result first by its canonical steps. (D) is applied
-    by ``search``, for both searches."""
+    """The depth-first search over the one board ``g.b`` (docs/rules.md, Maximal use of the dice): the same
+    results in the same order with the same canonical steps as ``levels_search``, without a node copy per
+    step; -1 when memory ran out. Visiting steps in canonical order finds each result first by its canonical
+    steps. (D) is applied by ``search``, for both searches."""
     # One die value and no special step: sources are tried in descending order (``in_order``), and the counts
     # of steps from each point follow from the result (from M24 down, steps from M m = steps from M m+d less
     # the change on M m), so no two tried sequences reach one result.
@@ -351,8 +352,9 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
 
 
 cdef void higher_die(Gen *g) noexcept nogil:
-    """(D) RULES §1.7, for the results of either search: with two different values of which only one can be
-    played, the higher. When some one-step result played the higher value (``used == 1``), the others go."""
+    """(D) docs/rules.md, Higher die, for the results of either search: with two different values of which
+    only one can be played, the higher. When some one-step result played the higher value (``used == 1``), the
+    others go."""
     cdef int32_t i, kept = 0
     cdef bint any_high = False
     if g.ordered or g.best != 1:
@@ -382,8 +384,9 @@ cdef int tick(Gen *g) noexcept nogil:
 
 
 cdef int search(Gen *g) noexcept nogil:
-    """Find the legal moves (RULES §1.7 M, D, P; §1.8) from the board ``setup`` made: fills ``g.res`` with the
-    distinct results, in order of their canonical steps (``g.steps``), all of ``g.best`` steps.
+    """Find the legal moves (docs/rules.md, Maximal use of the dice to Canonical step order) from the board
+    ``setup`` made: fills ``g.res`` with the distinct results, in order of their canonical steps
+    (``g.steps``), all of ``g.best`` steps.
 
     Returns the number of results, or an ``E_*`` code (< 0). Bounded by ``g.limit`` (max_results), counted in
     the levels of ``levels_search``: the depth-first search, whose levels are never that large, serves only

@@ -1,6 +1,7 @@
 # Whole games in C: the seeded dice of nardy_fast.dice (the same numbers, word for word), turn sequencing
-# (RULES §1.9: who starts, the opening roll; moves, extra rolls and transfer segments follow from each
-# result's next state, §1.8.1), scoring (§1.10), and nardy_fast.game's playout loop without the GIL.
+# (docs/rules.md, Who starts: who starts, the opening roll; moves, extra rolls and transfer segments follow
+# from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
+# playout loop without the GIL.
 
 cdef enum:
     STREAM_START = 1   # nardy_fast.dice.START, ROLL, CHOICE
@@ -70,9 +71,9 @@ cdef int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n)
 
 
 cdef int game_points(const Pos *p) noexcept nogil:
-    """Points the winner of a finished game scores (RULES §1.10, ``points``): 1; mars 2 when the loser bore
-    off none; koks 3 where the variant has it, when that loser also has a checker on the bar or in the
-    winner's home (White's points 1..6 for White; for Black in short nardy, White's 19..24)."""
+    """Points the winner of a finished game scores (docs/rules.md, Game end and scoring; ``points``): 1; mars
+    2 when the loser bore off none; koks 3 where the variant has it, when that loser also has a checker on the
+    bar or in the winner's home (White's points 1..6 for White; for Black in short nardy, White's 19..24)."""
     cdef int won = 0 if p.off[0] == 15 else 1
     cdef int lost = 1 - won
     cdef int i

@@ -1,10 +1,12 @@
-# The level-by-level search (RULES §1.6 steps, §1.7 M, D, P, §1.8): every node of a level expanded into the
-# next, equal nodes merged; for crazy ladders, the per-step block check, and searches bounded by max_results.
+# The level-by-level search (docs/rules.md, Normal step to Canonical step order): every node of a level
+# expanded into the next, equal nodes merged; for crazy ladders, the per-step block check, and searches
+# bounded by max_results.
 
 
 cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int32_t parent_index, int src, int dst,
                           int die, int dice_index, bint special) noexcept nogil:
-    """Append ``parent`` + one step to the next level unless an equal node is there already (§1.8 order)."""
+    """Append ``parent`` + one step to the next level unless an equal node is there already (canonical
+    order)."""
     cdef Node *n
     cdef int hit = 0
     cdef int32_t found
@@ -55,8 +57,8 @@ cdef inline bint in_order(const Gen *g, const Node *n, int src, int die, bint sp
     Two consecutive steps with the same die value are tried only in descending canonical order. Any legal
     sequence sorted that way within a run of equal values is legal too and reaches the same result (landing
     points do not depend on X's own checkers, a head count does not depend on order, entries and higher
-    points go first), and it is the lexicographically greater one (RULES §1.8), so nothing is lost. Under
-    ``block_check = per_step`` intermediate positions matter, and every order is tried.
+    points go first), and it is the lexicographically greater one (Canonical step order), so nothing is lost.
+    Under ``block_check = per_step`` intermediate positions matter, and every order is tried.
     """
     cdef uint16_t last = n.step
     if n.nsteps == 0 or g.per_step or ((last >> 5) & 7) != die:
@@ -65,7 +67,7 @@ cdef inline bint in_order(const Gen *g, const Node *n, int src, int die, bint sp
 
 
 cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nogil:
-    """All children of ``n`` in descending canonical order (RULES §1.6 steps, §1.8 order)."""
+    """All children of ``n`` in descending canonical order (docs/rules.md, Canonical step order)."""
     cdef int values[2]
     cdef int indices[2]
     cdef int nvalues = 0
@@ -121,8 +123,9 @@ cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nog
 
 
 cdef int levels_search(Gen *g) noexcept nogil:
-    """The level-by-level search (RULES §1.7 M, D, P; §1.8), for long dice lists and the per-step block check,
-    where merging equal nodes of a level keeps the work small: fills the results; -1 when memory ran out."""
+    """The level-by-level search (docs/rules.md, Maximal use of the dice to Canonical step order), for long
+    dice lists and the per-step block check, where merging equal nodes of a level keeps the work small: fills
+    the results; -1 when memory ran out."""
     cdef int level = 0
     cdef int best = 0
     cdef int32_t i, found, index

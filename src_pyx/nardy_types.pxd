@@ -21,7 +21,7 @@ ctypedef struct Pos:
     int8_t rolls_played[2]  # rolls played, counted up to flag normal_doubles_first_rolls
     int8_t reserved[3]
 
-# A node of the level-by-level search, in the mover's numbering (RULES §1.1): X to move, Y the opponent.
+# A node of the level-by-level search, in the mover's numbering (docs/rules.md): X to move, Y the opponent.
 ctypedef struct Node:
     int8_t x[32]           # counts on M0..M24; 25..31 stay 0 (compared as four 64-bit words)
     int8_t y[32]
@@ -91,7 +91,8 @@ ctypedef struct Gen:
     uint64_t path
     int landing            # where the first of them landed (0: borne off)
     int distinct           # no two sequences the search tries reach one result (see depth_first_search)
-    # the distinct results at the deepest level with a legal candidate (RULES §1.7 M)
+    # the distinct results at the deepest level with a legal candidate (docs/rules.md, Maximal use of the
+    # dice)
     int best
     int32_t nres
     int32_t res_cap

@@ -1,5 +1,5 @@
-# The next state of each result (RULES §1.8.1; remainder §5.2, extra roll §3.4, §5.3), written as packed
-# rows a word at a time.
+# The next state of each result (docs/rules.md, What follows a move; remainder: Gulbar transfers; extra
+# roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time.
 
 
 cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
@@ -15,10 +15,10 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
     result_row(n, base, out, col, g.long_family)
     if not segment:
         out.first[col] = 0
-        # counted up to the flag (RULES §6): NORMAL_DOUBLES rolls play doubles as four steps
+        # counted up to the flag (docs/rules.md, Rule flags): NORMAL_DOUBLES rolls play doubles as four steps
         if p.flags & FLAG_NORMAL_DOUBLES and out.rolls_played[col] < NORMAL_DOUBLES:
             out.rolls_played[col] += 1
-    # §5.2 remainder (gulbar, crazy; not after a segment or a finish)
+    # the remainder (Gulbar transfers; gulbar, crazy; not after a segment or a finish)
     out.npending = 0
     if V_TRANSFERS[p.variant] and not segment and not finished:
         for i in range(g.ndice):
@@ -26,7 +26,7 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
                 out.pending[out.npending] = g.dice[i]
                 out.npending += 1
     memset(&out.pending[out.npending], 0, 24 - out.npending)
-    # §3.4, §5.3 extra roll
+    # the extra roll (Six-one extra roll, Gulbar extra roll)
     if not segment and not finished:
         if V_EXTRA[p.variant] == EXTRA_SIX_ONE:
             again = ((d1 == 6 and d2 == 1) or (d1 == 1 and d2 == 6)) and (
@@ -34,7 +34,7 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
         elif V_EXTRA[p.variant] == EXTRA_FULL_DOUBLE:
             again = d1 == d2 and n.nsteps == 4
     extra[0] = again
-    # §1.8.1 who moves next
+    # who moves next (What follows a move)
     if finished or not (again or segment) or out.npending:
         out.turn = 1 - col
     else:
@@ -50,9 +50,9 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
 
 
 cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
-    """24 signed counts from White's numbering to the mover's, X positive (RULES §1.1), as three words of eight
-    points; the same map takes them back. Words are loaded whole: a wide load of bytes just stored in narrower
-    pieces waits for them."""
+    """24 signed counts from White's numbering to the mover's, X positive (docs/rules.md, The mover's
+    numbering), as three words of eight points; the same map takes them back. Words are loaded whole: a wide
+    load of bytes just stored in narrower pieces waits for them."""
     cdef uint64_t w0, w1, w2
     memcpy(&w0, board, 8)
     memcpy(&w1, board + 8, 8)

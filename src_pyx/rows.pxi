@@ -1,5 +1,5 @@
 # Packed rows: State <-> Pos, step objects, and the row gate (pos_ok) that every row from a user passes before a
-# search reads it (RULES §1.3 invariants, as nardy_fast.state checks them).
+# search reads it (the checks of nardy_fast.state).
 
 _FLAG_BITS = {(spec.name, spec.other): spec.bit for spec in _FLAG_SPECS if spec.bit}
 _VARIANT_INDEX = {name: i for i, name in enumerate(_VARIANTS)}
@@ -119,8 +119,9 @@ cdef bint pending_ok(const Pos *p) noexcept nogil:
 
 
 cdef bint pos_ok(const Pos *p) noexcept nogil:
-    """Whether a packed position passes every check of ``Position.from_array`` (RULES §1.3 invariants). The
-    gate of every packed row into the search; the board and the padding are checked eight bytes at a time."""
+    """Whether a packed position passes every check of ``Position.from_array`` (those of nardy_fast.state).
+    The gate of every packed row into the search; the board and the padding are checked eight bytes at a
+    time."""
     cdef int i, white, black, start, counted
     cdef bint long_family
     cdef uint64_t w, neg, size, whites = 0, blacks = 0, wmask = 0, bmask = 0, bad = 0

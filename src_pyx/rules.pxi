@@ -1,15 +1,15 @@
 # The rules that set a search up, twins of nardy_fast.reference.rules and nardy_fast.board: the block rule
-# (B) on bit masks, the board in the mover's numbering (RULES §1.1), the dice list (§1.4), the head limit (§1.7
-# H), and the keys of the fields no move changes.
+# (B) on bit masks, the board in the mover's numbering, the dice list, the head limit (H; docs/rules.md names
+# each), and the keys of the fields no move changes.
 
 
 cdef inline uint32_t track_mask(uint32_t xmask) noexcept nogil:
-    """X's occupancy along Y's track (RULES §1.1): bit t for T-index t."""
+    """X's occupancy along Y's track (docs/rules.md, Block rule): bit t for T-index t."""
     return REV12[xmask & 0xFFF] | (REV12[xmask >> 12] << 12)
 
 
 cdef inline bint block_is_legal(const Gen *g, uint32_t xmask) noexcept nogil:
-    """(B) RULES §1.7: no 6-run of X along Y's track unless a Y checker stands past its end."""
+    """(B) docs/rules.md, Block rule: no 6-run of X along Y's track unless a Y checker stands past its end."""
     return runs_ok(xmask, g.ymax_t)
 
 
@@ -39,7 +39,7 @@ cdef inline int family(int variant) noexcept nogil:
     return 1 if V_SHORT[variant] else 0
 
 
-# --- setting up a problem: RULES §1.1 coordinates, §1.4 dice, §1.7 (H) -------------------------------------
+# --- setting up a problem: the mover's numbering, the dice list, the head rule (H) -------------------------
 
 
 cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
@@ -54,8 +54,9 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
 
 
 cdef void to_mover(Gen *g, const Pos *p) noexcept nogil:
-    """The board seen by the side to move (RULES §1.1), its key, X's points and the points closed to X, and
-    what no step changes (the key tables of the geometry and colour, the variant's and flags' key)."""
+    """The board seen by the side to move (docs/rules.md, The mover's numbering), its key, X's points and the
+    points closed to X, and what no step changes (the key tables of the geometry and colour, the variant's and
+    flags' key)."""
     cdef int variant = p.variant
     cdef int fam = family(variant)
     cdef int col = p.turn
@@ -100,9 +101,9 @@ cdef void to_mover(Gen *g, const Pos *p) noexcept nogil:
 
 
 cdef void dice_list(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
-    """The values to play (RULES §1.4, §6; §1.8.1 a pending list for 0-0): {a, b} higher first; four of a
-    double; a crazy ladder, unless flag normal_doubles_first_rolls keeps the mover's first rolls' doubles
-    normal (``plays_ladder``)."""
+    """The values to play (docs/rules.md, Rolls and the dice list; a pending list for 0-0): {a, b} higher
+    first; four of a double; a crazy ladder, unless flag normal_doubles_first_rolls keeps the mover's first
+    rolls' doubles normal (``plays_ladder``)."""
     cdef int i, v, per, _copy
     if d1 == 0:
         g.ndice = p.npending
@@ -124,13 +125,15 @@ cdef void dice_list(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
         for i in range(4):
             g.dice[i] = d1
     NARDY_CHECK(0 < g.ndice <= 24 or (d1 == 0 and g.ndice == 0), "a dice list out of its 24 places")
-    # is_ordered: only two different values may be played in either order (RULES §1.7 M)
+    # is_ordered: only two different values may be played in either order (docs/rules.md, Maximal use of the
+    # dice)
     g.ordered = not (g.ndice == 2 and g.dice[0] != g.dice[1])
 
 
 cdef void head_limit(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
-    """(H) RULES §1.7, §2.3, §3.2: how many normal steps may leave the head: one, two on an exception double
-    of the mover's first roll (not in a transfer segment); no limit (-1) in short nardy."""
+    """(H) docs/rules.md, Head rule and First-roll exception: how many normal steps may leave the head: one,
+    two on an exception double of the mover's first roll (not in a transfer segment); no limit (-1) in short
+    nardy."""
     if not g.long_family:
         g.head_limit = -1
     elif (d1 != 0 and d1 == d2 and V_EXCEPTION[p.variant] and p.first[p.turn]

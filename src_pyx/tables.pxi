@@ -6,8 +6,8 @@
 cdef enum:
     MAX_VARIANTS = 16  # room in the per-variant tables
     MAX_KEYS = 2048    # room in KEYS
-    EXTRA_SIX_ONE = 1  # V_EXTRA: rolls again after 6-1 (RULES §3.4) ...
-    EXTRA_FULL_DOUBLE = 2  # ... or after a fully played double (§5.3)
+    EXTRA_SIX_ONE = 1  # V_EXTRA: rolls again after 6-1 (docs/rules.md, Six-one extra roll) ...
+    EXTRA_FULL_DOUBLE = 2  # ... or after a fully played double (Gulbar extra roll)
     # what a search returns when it stops early
     E_MEMORY = -1      # memory ran out
     E_LIMIT = -2       # a level needed more nodes than Gen.limit (max_results)

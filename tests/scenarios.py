@@ -1,14 +1,14 @@
-"""RULES.md §7 test scenarios 1..36 as data, one :class:`Scenario` per numbered scenario.
+"""The rule-book test scenarios 1..36 as data, one :class:`Scenario` per numbered scenario.
 
-Positions and results are written as in RULES §7: ``X{point:count,...}`` for the side to move and ``Y{...}``
+Positions and results are written as in the scenarios: ``X{point:count,...}`` for the side to move and ``Y{...}``
 for its opponent, both in the mover's numbering, plus ``Xoff``/``Yoff``/``Xbar``/``Ybar`` counts when nonzero
 (e.g. ``"X{6:1,1:1} Xoff13 Y{18:15}"``). :func:`snapshot` turns such a text into White's absolute
-``(board, bar, off)``, the identity of a result position (RULES §1.8).
+``(board, bar, off)``, the identity of a result position (docs/rules.md, One move per result).
 
-Every expected value is taken from the RULES text. Values RULES does not spell out were derived by hand from
+Every expected value is taken from the scenario's statement. Values it does not spell out were derived by hand from
 its rules; each carries a comment saying how. Step texts are the engine's format (``24/22 22/20``, not
-``24/22/20``), and each canonical sequence is the lexicographically greatest one of RULES §1.8, worked out by
-hand. RULES' own step texts are informative only and are not always the canonical order (scenario 11).
+``24/22/20``), and each canonical sequence is the lexicographically greatest one (docs/rules.md, Canonical step order), worked out by
+hand. The statements' own step texts are informative only and are not always the canonical order (scenario 11).
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ _TOKEN = re.compile(r"([XY])\{([^}]*)\}|([XY])(off|bar)(\d+)")
 
 
 def _flip(variant: str, point: int) -> int:
-    """The other side's numbering of ``point`` (RULES §1.1 table; an involution)."""
+    """The other side's numbering of ``point`` (docs/rules.md, The mover's numbering; an involution)."""
     if variant in LONG_FAMILY:
         return point + 12 if point <= 12 else point - 12
     return 25 - point
 
 
 def _parse(text: str) -> tuple[dict[str, dict[int, int]], dict[str, int]]:
-    """Split a RULES §7 position text into its X/Y point counts and its off/bar counts."""
+    """Split a scenario's position text into its X/Y point counts and its off/bar counts."""
     points: dict[str, dict[int, int]] = {"X": {}, "Y": {}}
     counts = {"Xoff": 0, "Yoff": 0, "Xbar": 0, "Ybar": 0}
     for token in text.split():
@@ -67,9 +67,10 @@ def _parse(text: str) -> tuple[dict[str, dict[int, int]], dict[str, int]]:
 
 
 def snapshot(variant: str, text: str, mover: Side = "white") -> Snapshot:
-    """White-numbered ``(board, bar, off)`` of a RULES §7 text whose X is ``mover``.
+    """White-numbered ``(board, bar, off)`` of a scenario's text whose X is ``mover``.
 
-    With X = White, ``board[m-1] = X[m] - Y[m]``; with X = Black every point is first mapped by RULES §1.1.
+    With X = White, ``board[m-1] = X[m] - Y[m]``; with X = Black every point is first mapped as docs/rules.md,
+    The mover's numbering, says.
     """
     points, counts = _parse(text)
     board = [0] * 24
@@ -86,7 +87,7 @@ def snapshot(variant: str, text: str, mover: Side = "white") -> Snapshot:
 
 @dataclass(frozen=True)
 class Case:
-    """One position and roll of a scenario, with what RULES says about its legal moves.
+    """One position and roll of a scenario, with what the scenario says about its legal moves.
 
     ``position`` and every result text are in the coordinates of ``mover`` (X = ``mover``). ``roll=None``
     plays the ``pending`` transfer list (gulbar/crazy segment). ``first``/``opponent_first`` are the
@@ -103,7 +104,7 @@ class Case:
     opponent_first: bool = False
     pending: tuple[int, ...] = ()
     flags: Mapping[str, object] = field(default_factory=dict)
-    #: The complete set of results (``None``: RULES gives only the count and examples).
+    #: The complete set of results (``None``: the scenario gives only the count and examples).
     results: tuple[str, ...] | None = None
     #: Results that must be among the legal ones.
     examples: tuple[str, ...] = ()
@@ -113,12 +114,12 @@ class Case:
     absent_results: tuple[str, ...] = ()
     #: Step texts (one step, e.g. ``24/1s``) that no legal move may contain.
     forbidden_steps: tuple[str, ...] = ()
-    #: Number of steps every legal move plays (U = Umax), when RULES states or implies it.
+    #: Number of steps every legal move plays (U = Umax), when the scenario states or implies it.
     dice_used: int | None = None
-    #: The remainder R of every legal move (gulbar/crazy, RULES §5.2).
+    #: The remainder R of every legal move (gulbar/crazy, docs/rules.md, Gulbar transfers).
     remainder: tuple[int, ...] = ()
     extra_roll: bool = False
-    #: Points scored (RULES §1.10) by every result that ends the game.
+    #: Points scored (docs/rules.md, Game end and scoring) by every result that ends the game.
     points: int | None = None
     #: The turn that follows one of the moves: its start must equal that move's result in full.
     then: Case | None = None
@@ -126,7 +127,7 @@ class Case:
 
 @dataclass(frozen=True)
 class ScoringCase:
-    """A finished game: X (the winner) has borne off all 15 and Y is to move (RULES §1.8.1)."""
+    """A finished game: X (the winner) has borne off all 15 and Y is to move (docs/rules.md, What follows a move)."""
 
     variant: str
     position: str
@@ -136,7 +137,7 @@ class ScoringCase:
 
 @dataclass(frozen=True)
 class Scenario:
-    """One numbered scenario of RULES §7."""
+    """One numbered scenario."""
 
     number: int
     title: str
@@ -172,7 +173,7 @@ _LONG = (
         _long_start(
             "long", (3, 3), 2,
             results=("X{24:13,18:2} Y{12:15}", "X{24:13,21:1,15:1} Y{12:15}"),
-            # Canonical (§1.8): both head steps first (from-point 24), then the highest from-point left.
+            # Canonical (One move per result): both head steps first (from-point 24), then the highest from-point left.
             moves={
                 "24/21 24/21 21/18 21/18": "X{24:13,18:2} Y{12:15}",
                 "24/21 24/21 21/18 18/15": "X{24:13,21:1,15:1} Y{12:15}",
@@ -240,7 +241,7 @@ _LONG = (
             "long", "X{24:9,10:1,9:1,8:2,7:1,6:1} Y{12:14,11:1}", (3, 1), 30,
             # 8/5 24/23 would hold M10..M5.
             absent_results=("X{24:8,23:1,10:1,9:1,8:1,7:1,6:1,5:1} Y{12:14,11:1}",),
-            # 8/5/4: via 5 (die 3 first) beats via 7 (die 1 first) in the §1.8 order.
+            # 8/5/4: via 5 (die 3 first) beats via 7 (die 1 first) in the One move per result order.
             moves={"8/5 5/4": "X{24:9,10:1,9:1,8:1,7:1,6:1,4:1} Y{12:14,11:1}"},
             dice_used=2,  # 8/5/4 plays both dice
         ),
@@ -248,7 +249,7 @@ _LONG = (
     Scenario(11, "Same, but a Y checker has passed", (
         Case(
             "long", "X{24:9,10:1,9:1,8:2,7:1,6:1} Y{12:13,11:1,3:1}", (3, 1), 26,
-            # RULES writes `8/5 24/23`; the canonical order starts from the higher point 24.
+            # The scenario writes `8/5 24/23`; the canonical order starts from the higher point 24.
             moves={"24/23 8/5": "X{24:8,23:1,10:1,9:1,8:1,7:1,6:1,5:1} Y{12:13,11:1,3:1}"},
             forbidden_steps=("6/3", "4/3"),  # M3 is closed now ("results landing on M3 disappear")
             dice_used=2,
@@ -278,7 +279,7 @@ _LONG = (
     Scenario(13, "Temporary block (end-of-turn check)", (
         Case(
             "long", "X{24:6,11:1,10:2,8:1,7:1,6:1,4:1,3:1,2:1} Y{12:15}", (5, 1), 41,
-            # 10/4 via 5 (die 5 first) beats via 9 (die 1 first) in the §1.8 order.
+            # 10/4 via 5 (die 5 first) beats via 9 (die 1 first) in the One move per result order.
             moves={"10/5 5/4": "X{24:6,11:1,10:1,8:1,7:1,6:1,4:2,3:1,2:1} Y{12:15}"},
             dice_used=2,
         ),
@@ -294,7 +295,7 @@ _LONG = (
             results=("X{} Xoff15 Y{18:15}", "X{1:1} Xoff14 Y{18:15}"),
             moves={"6/off 1/off": "X{} Xoff15 Y{18:15}", "6/1 1/off": "X{1:1} Xoff14 Y{18:15}"},
             dice_used=2,
-            points=2,  # §1.10: Yoff = 0, so the win is a mars
+            points=2,  # Game end and scoring: Yoff = 0, so the win is a mars
         ),
     )),
     Scenario(15, "Bear-off: must move from the higher point", (
@@ -517,7 +518,7 @@ _SHORT = (
             )
         ),
     )),
-    Scenario(36, "Finishing must use both dice when it can (D14)", (
+    Scenario(36, "Finishing must use both dice when it can", (
         Case(
             "short", "X{2:1} Xoff14 Y{19:14,1:1}", (5, 1), 1,
             results=("X{} Xoff15 Y{19:14} Ybar1",),
@@ -553,7 +554,7 @@ _GULBAR = (
     Scenario(30, "Gulbar, first roll 6-6", (
         Case(
             "gulbar", "X{24:15} Y{12:15}", (6, 6), 1, first=True, opponent_first=True,
-            results=("X{24:13,18:2} Y{12:15}",),  # as scenario 1 (gulbar = long, §5.1)
+            results=("X{24:13,18:2} Y{12:15}",),  # as scenario 1 (gulbar = long, docs/rules.md, The five games)
             moves={"24/18 24/18": "X{24:13,18:2} Y{12:15}"},
             dice_used=2,
             remainder=(6, 6),

@@ -2,13 +2,13 @@
 tests.
 
 A game starts at ``Position.start(variant, **flags)``. At every ply the side to move rolls two dice from
-``random.Random(seed)`` (or plays its pending transfer list, RULES §5.2, with no roll), and one of the legal
+``random.Random(seed)`` (or plays its pending transfer list with no roll; docs/rules.md, Gulbar transfers), and one of the legal
 moves is picked at random. The moves are sorted by the Zobrist key of their result before the pick, so the
 games do not depend on the order in which an implementation returns its moves: every implementation walks
 the same games for the same seed. A finished game is yielded once (with the roll that would come next and no
 moves) and a new game starts from the same random stream.
 
-Crazy-gulbar ladders of small doubles (RULES §1.4, §8) can have well over 100,000 results; pass
+Crazy-gulbar ladders of small doubles (docs/rules.md, Crazy gulbar ladders) can have well over 100,000 results; pass
 ``reroll=SLOW_CRAZY_ROLLS`` to re-roll them where a run must stay fast (the positions are then those of games
 without 1-1 and 2-2 ladders).
 """

@@ -6,7 +6,7 @@
 * :func:`bad_boards`, :func:`bad_texts`, :func:`junk`: input that is mostly invalid, built by corrupting
   valid positions so that it reaches every check.
 
-Positions are drawn in the mover's own numbering (RULES §1.1: X moves M24 → M1, home M1..M6) and mapped to
+Positions are drawn in the mover's own numbering (docs/rules.md, The mover's numbering: X moves M24 → M1, home M1..M6) and mapped to
 White's numbering here, independently of the package's own mapping.
 """
 
@@ -63,7 +63,7 @@ Y_REGIONS: Mapping[bool, tuple[tuple[int, ...], ...]] = {
 
 def movable_cap(values: int) -> int:
     """How many checkers off the head the mover may have for a dice list of ``values`` values: a crazy ladder
-    or a long pending list with many checkers free to move takes the reference many seconds (RULES §8)."""
+    or a long pending list with many checkers free to move takes the reference many seconds (docs/rules.md, Crazy gulbar ladders)."""
     return 15 if values <= 4 else 3 if values <= 8 else 2
 
 
@@ -104,7 +104,7 @@ class Spec(NamedTuple):
 
 
 def _white_point(variant: str, turn: str, point: int) -> int:
-    """White's number of the mover's point ``point`` (RULES §1.1)."""
+    """White's number of the mover's point ``point`` (docs/rules.md, The mover's numbering)."""
     if turn == "white":
         return point
     if variant in LONG_FAMILY:
@@ -113,14 +113,14 @@ def _white_point(variant: str, turn: str, point: int) -> int:
 
 
 def _per_value(flags: Mapping[str, object]) -> int:
-    """Flag ``ladder_per_value`` (RULES §8), 2 unless given."""
+    """Flag ``ladder_per_value`` (docs/rules.md, Rule flags), 2 unless given."""
     value = flags.get("ladder_per_value", 2)
     assert isinstance(value, int)
     return value
 
 
 def dice_count(variant: str, roll: Roll | None, pending: Sequence[int], flags: Mapping[str, object]) -> int:
-    """How many values the move may play (RULES §1.4): 2, 4 for a double, a crazy ladder, or the pending list."""
+    """How many values the move may play (docs/rules.md, Rolls and the dice list): 2, 4 for a double, a crazy ladder, or the pending list."""
     if roll is None:
         return len(pending)
     if roll[0] != roll[1]:
@@ -134,17 +134,17 @@ def rolls() -> st.SearchStrategy[Roll]:
 
 
 def doubles() -> st.SearchStrategy[Roll]:
-    """A double: four steps, a crazy ladder, or a first-roll head exception (RULES §1.4, §2.3)."""
+    """A double: four steps, a crazy ladder, or a first-roll head exception (docs/rules.md, Rolls and the dice list; First-roll exception)."""
     return st.integers(1, 6).map(lambda d: (d, d))
 
 
 def flag_sets(variant: str) -> st.SearchStrategy[dict[str, object]]:
-    """Any subset of the flags that apply to ``variant``, each with any valid value (RULES §8)."""
+    """Any subset of the flags that apply to ``variant``, each with any valid value (docs/rules.md, Rule flags)."""
     names = [flag.name for flag in FLAG_SPECS if variant in flag.variants]
     return st.fixed_dictionaries({}, optional={name: _FLAG_VALUES[name] for name in names})
 
 
-#: The shapes of a transfer list (RULES §5.2, §1.8.1).
+#: The shapes of a transfer list (docs/rules.md, Gulbar transfers).
 PENDING_SHAPES = ("none", "one value", "two values", "run")
 
 
@@ -225,13 +225,13 @@ def specs(draw: st.DrawFn, variants: Sequence[str] = VARIANTS) -> tuple[Spec, Ro
     try:
         make_state(*spec[:7], spec.flags)
     except InvalidPositionError:
-        assume(False)  # an illegal block (RULES §1.3)
+        assume(False)  # an illegal block (docs/rules.md, Block rule)
     return spec, roll
 
 
 @st.composite
 def start_specs(draw: st.DrawFn) -> tuple[Spec, Roll | None]:
-    """The start position of any variant (RULES §2.1, §4.1) with any flags, and a roll."""
+    """The start position of any variant (docs/rules.md, Long family board; Short nardy board) with any flags, and a roll."""
     variant = draw(st.sampled_from(VARIANTS))
     board = START_BOARDS[variant]
     flags = draw(flag_sets(variant))

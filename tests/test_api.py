@@ -71,7 +71,7 @@ def test_flags(Position: Pos) -> None:
     doubles = Position.start("long", first_roll_exception_doubles=[6])
     assert doubles.flags["first_roll_exception_doubles"] == (6,)
     assert doubles.to_text() == "long w 12:-15,24:15 first_roll_exception_doubles=6"
-    # 4-4 is no exception any more: one head checker, and 16/12 lands on Black's head (RULES §2.3).
+    # 4-4 is no exception any more: one head checker, and 16/12 lands on Black's head (docs/rules.md, First-roll exception).
     assert [str(m) for m in doubles.legal_moves((4, 4))] == ["24/20 20/16"]
     # Flags are inherited by every derived position.
     child = Position.start("crazy", ladder_per_value=4).legal_moves((6, 6))[0].result
@@ -280,7 +280,7 @@ def test_moves_have_readable_repr(Position: Pos) -> None:
 
 
 def test_short_nardy_has_no_block_rule(Position: Pos) -> None:
-    # RULES §4.2: no block rule in short nardy. Black's 20/14 20/16 makes six points in a row (its 19..14)
+    # No block rule in short nardy (docs/rules.md, Block rule). Black's 20/14 20/16 makes six points in a row (its 19..14)
     # with every White checker behind them, which the long family would forbid.
     position = Position.from_text(
         "short b 1:8,5:-2,7:-1,8:-1,10:-1,12:-1,15:-1,18:-1,22:-1,24:-6 off=7/0 first=-"

@@ -1,26 +1,106 @@
-"""The main job (``python -m nardy_fast bench``) and its measuring helpers."""
+"""The main job (``python -m nardy_fast bench``) and its measuring helpers: what it prints, that every
+measurement counts what it claims, and that GNU Backgammon's game loop plays legal whole games."""
 
 from __future__ import annotations
+
+import argparse
+import math
+import random
+import re
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 import nardy_fast
 from nardy_fast import bench, corpus
-from nardy_fast.__main__ import main
+from nardy_fast.position import Position
 from nardy_fast.variants import VARIANTS
 
+CORE = nardy_fast.IMPLEMENTATION == "cython"
+POSITION_APIS = ["reference legal_moves"] + (
+    [
+        "core legal_moves",
+        "core children (per position)",
+        "core batch_children",
+        "core batch_children, 2 threads",
+        "core batch_children, 2 processes",
+    ]
+    if CORE
+    else []
+)
 
-def test_bench_prints_every_variant_and_api(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--size", "20", "--reference-size", "3", "--repeats", "2"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith(f"implementation: {nardy_fast.IMPLEMENTATION}; corpus: 20 positions")
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def test_bench_prints_every_variant_the_legend_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse("--size", "30", "--reference-size", "10", "--repeats", "1", "--games", "40")
+    args.gnubg_games, args.reference_games = 3, 1
+    assert bench.command(args) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].startswith(
+        f"nardy_fast bench: implementation {nardy_fast.IMPLEMENTATION}; 30 corpus positions"
+    )
+    for term in (
+        "on, games",
+        "positions/s",
+        "plays/s",
+        "games/s",
+        "ratio",
+        "2 threads",
+        "2 processes",
+        "CPU/position",
+        "top 1%",
+    ):
+        assert any(line.startswith(f"  {term}") for line in lines), term
+    assert "how far this machine lets two workers scale right now" in out
     for variant in VARIANTS:
-        rows = [line for line in lines if line.split()[0] == variant]
-        assert any("reference legal_moves" in line for line in rows), variant
-        if nardy_fast.IMPLEMENTATION == "cython":
-            assert any("x reference (same positions)" in line for line in rows), variant
-            assert any("x 1 thread" in line for line in rows), variant
+        rows = [line.split() for line in lines if line.split()[:1] == [variant]]
+        # the header line of the variant: its positions, children and the share of the top 1%
+        assert rows[0][1:3] == ["30", "positions,"], rows[0]
+        assert "top" in rows[0] and any(word.endswith("%") for word in rows[0])
+        for api in POSITION_APIS:
+            measured = [row for row in rows if " ".join(row[1:]).startswith(api + " ")]
+            # the reference and the core's legal_moves on the first 10, every API on all 30
+            on = {int(row[len(api.split()) + 1].replace(",", "")) for row in measured}
+            assert on == (
+                {10} if api == "reference legal_moves" else {10, 30} if api == "core legal_moves" else {30}
+            )
+        if CORE:
+            assert any(line.endswith("x reference") for line in map(" ".join, rows)), variant
+            assert any("x 1 thread (CPU/position" in " ".join(row) for row in rows), variant
+    games = out[out.index("\ngames:") :]
+    if CORE:
+        for label in (
+            "core playout short ",
+            "core playout long ",
+            "2 threads",
+            "2 processes",
+            "NumPy policy",
+        ):
+            assert label in games, label
+        assert "x short (target >= 1x)" in games and "x reference" in games
+    assert "reference playout short" in games
+    # progress: each variant and measurement, n of m
+    for number, variant in enumerate(VARIANTS, 1):
+        assert f"bench positions, {variant} ({number}/{len(VARIANTS)} variants), repeat 1/1, 1/" in err, (
+            variant
+        )
+    assert re.search(r"bench games, repeat 1/1, \d+/\d+: reference playout short", err)
+
+
+def test_options_are_checked() -> None:
+    assert parse().size == bench.DEFAULT_SIZE and parse().reference_size is None
+    for argv in (["--size", "0"], ["--size", str(corpus.SIZE + 1)], ["--repeats", "x"], ["--games", "0"]):
+        with pytest.raises(SystemExit):
+            parse(*argv)
+    with pytest.raises(nardy_fast.NardyError, match="size"):
+        bench.main(0)
 
 
 def test_speedup_is_the_median_of_ratios_within_repeats() -> None:
@@ -40,6 +120,26 @@ def test_cpu_ratio_is_the_median_of_per_position_ratios_within_repeats() -> None
     # per position: 0.1 / 0.1, 0.12 / 0.1, 0.3 / 0.1
     assert two.cpu_ratio(one) == pytest.approx(1.2)
     assert bench.Measure("wall", 5, 0, [1.0]).cpu_samples == [1.0]
+
+
+def test_top_share() -> None:
+    # 100 positions: the top 1% is one position, of 901 children out of 99 + 901
+    assert bench.top_share(np.array([1] * 99 + [901])) == pytest.approx(0.901)
+    # 150 positions: the top 1% rounds up to two, of 50 and 40 children out of 148 + 90
+    assert bench.top_share(np.array([1] * 148 + [40, 50])) == pytest.approx(90 / 238)
+    assert bench.top_share(np.zeros(5, dtype=np.int64)) == 0.0
+
+
+def test_crazy_is_labelled_as_dominated_by_a_few_positions() -> None:
+    results = [
+        bench.PositionsResult(
+            v, np.diff(nardy_fast.batch_children(*(a[:500] for a in corpus.load(v)))[1]), []
+        )
+        for v in VARIANTS
+    ]
+    lines = bench.report_positions(results).splitlines()
+    dominated = {line.split()[0] for line in lines if "DOMINATED BY A FEW" in line}
+    assert dominated == {"crazy"}
 
 
 @pytest.mark.parametrize("variant", ["short", "crazy"])
@@ -65,5 +165,117 @@ def test_batched_on_threads_and_processes_counts_every_child() -> None:
         == bench.batched(rows, rolls, 2)()
         == bench.batched(rows, rolls, 3)()
         == bench.in_processes(rows, rolls, 2)()
-        == plays
+        == (300, plays)
     )
+
+
+def test_a_measurement_that_produces_other_than_it_claims_fails() -> None:
+    with pytest.raises(RuntimeError, match="claims 4 items but produced 3"):
+        bench.timed([bench.Work("short of one", lambda: bench.Count(3, 0), 4)], 1)
+
+
+def test_the_games_measurements_count_the_games_they_claim() -> None:
+    works = bench.game_works(37, 5, 2)
+    labels = [work.label for work in works]
+    if CORE:
+        assert labels[:5] == [
+            "core playout short",
+            "core playout long",
+            "core playout short, 2 threads",
+            "core playout short, 2 processes",
+            f"core playout short, NumPy policy, batch {bench.POLICY_BATCH:,}",
+        ]
+    assert labels[-1] == "reference playout short"
+    for work in works:
+        assert (
+            work.run().items
+            == work.items
+            == {"gnubg_nn Python loop short": 5, "reference playout short": 2}.get(work.label, 37)
+        ), work.label
+    if CORE:
+        # the same 37 games whether on one thread, two, or split by number between two processes
+        records = nardy_fast.playout("short", 37, seed=bench.SEED)
+        by_label = {work.label: work for work in works}
+        assert by_label["core playout short"].run() == (37, int(records["plies"].sum()))
+        assert by_label["core playout short, 2 threads"].run() == (37, int(records["plies"].sum()))
+        assert by_label["core playout short, 2 processes"].run() == (37, int(records["plies"].sum()))
+        measures = bench.timed(works[:2], 1)
+        assert [m.positions for m in measures] == [37, 37]
+
+
+# --- GNU Backgammon's game loop ----------------------------------------------------------------------------
+
+
+def position_of(board: bench.Board) -> Position:
+    """The short-nardy position of a GNU Backgammon board, White to move (the player), by the numbering of
+    docs/rules.md: the player's point p is White's p; the opponent's own point q is White's 25 - q."""
+    opponent, player = board
+    points = [0] * 24
+    for index in range(24):
+        points[index] += player[index]
+        points[23 - index] -= opponent[index]
+    return nardy_fast.Position.from_board(
+        "short",
+        points,
+        bar=(player[24], opponent[24]),
+        off=(15 - sum(player), 15 - sum(opponent)),
+        first_roll=(False, False),
+    )
+
+
+def test_gnubg_board_and_position_of_are_inverse() -> None:
+    rows, _ = corpus.load("short")
+    for row in rows[:200]:
+        position = nardy_fast.Position.from_array(row)
+        board = bench.gnubg_board(position)
+        mirrored = position_of(board)
+        assert bench.gnubg_board(mirrored) == board
+        if position.turn == "white":
+            assert mirrored.board == position.board
+
+
+def test_gnubg_game_loop_plays_legal_whole_games() -> None:
+    """Every move of the loop is one of the package's legal results for the board and roll; the game ends with
+    the last mover's checkers all borne off, and its points are the package's."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn (extra 'peers') is not installed")
+    rng = random.Random(7)
+    for _ in range(4):
+        trace: list[tuple[bench.Board, int, int]] = []
+        game = bench.gnubg_game(rng, trace)
+        assert game.plies == len(trace)
+        assert not any(game.final[1]) and sum(game.final[0]) > 0
+        assert [list(side) for side in trace[0][0]] == bench.gnubg_board(nardy_fast.Position.start("short"))
+        for ply, (board, d1, d2) in enumerate(trace):
+            position = position_of(board)
+            results = [move.result for move in position.legal_moves((d1, d2))]
+            if ply + 1 < len(trace):
+                after = [list(side) for side in trace[ply + 1][0]]
+                assert after in [bench.gnubg_board(result) for result in results], (ply, board, d1, d2)
+            else:
+                over = [r for r in results if r.is_over()]
+                assert over and {r.points() for r in over} == {game.points}
+
+
+def _share_test(found: Sequence[float], expected: Sequence[float], games: int) -> None:
+    """Each share within five standard errors of a sample of ``games``."""
+    for f, e in zip(found, expected):
+        assert abs(f - e) <= 5 * math.sqrt(max(e * (1 - e), 1e-4) / games) + 1e-9, (found, expected)
+
+
+def test_gnubg_game_loop_plays_the_games_of_the_random_playout() -> None:
+    """The same game (short nardy from the start, who starts rolled, a fresh first roll, a uniform choice among
+    the distinct results): the points and the starter's wins agree with the core's playouts within sampling
+    error, and so does the length of the games."""
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn (extra 'peers') is not installed")
+    if not CORE:
+        pytest.skip("20,000 games of the reference would take minutes")
+    rng = random.Random(11)
+    games = [bench.gnubg_game(rng) for _ in range(400)]
+    records = nardy_fast.playout("short", 20_000, seed=3)
+    points = [sum(g.points == p for g in games) / len(games) for p in (1, 2, 3)]
+    expected = [float(np.mean(records["points"] == p)) for p in (1, 2, 3)]
+    _share_test(points, expected, len(games))
+    plies = np.array([g.plies for g in games])
+    assert abs(plies.mean() - records["plies"].mean()) <= 5 * records["plies"].std() / math.sqrt(len(games))
+    white = sum(g.winner == 0 for g in games) / len(games)
+    _share_test([white], [float(np.mean(records["winner"] == 0))], len(games))

@@ -1,5 +1,5 @@
 """Differential tests: the compiled core (``nardy_fast.core``) against the pure-Python reference
-(``nardy_fast.reference``, the executable RULES.md).
+(``nardy_fast.reference``, the executable docs/rules.md).
 
 For the same input both must give the same moves in the same order (canonical steps and their text, result
 states, remainders, extra rolls), the same Zobrist keys, the core's keys equal to
@@ -134,7 +134,7 @@ class Run:
         return "-".join([self.variant, *(f"{k}={v}" for k, v in self.flags)]).replace(" ", "")
 
 
-#: Crazy ladders (RULES §1.4) of 1-1 (12 steps), 2-2 and 3-3 come up less often than 1 in 36: in these games
+#: Crazy ladders (docs/rules.md, Crazy gulbar ladders) of 1-1 (12 steps), 2-2 and 3-3 come up less often than 1 in 36: in these games
 #: they take the reference 1.1 s, 0.56 s and 0.04 s on average (up to 7 s), any other roll about 1 ms. Every
 #: double still comes up at least 10 times over the crazy runs (test_runs_cover_every_variant_flag_and_double).
 CRAZY_KEEP: tuple[tuple[Roll, float], ...] = (((1, 1), 1 / 48), ((2, 2), 1 / 32), ((3, 3), 1 / 8))

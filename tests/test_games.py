@@ -98,7 +98,7 @@ def test_who_starts_and_the_opening(Position: type[nardy_fast.reference.Position
 
 
 def test_extra_rolls_and_transfers_keep_the_side() -> None:
-    # six-one: 6-1 rolls again (RULES §3.4); gulbar: a transfer is played before the receiver's own roll
+    # six-one: 6-1 rolls again (docs/rules.md, Six-one extra roll); gulbar: a transfer is played before the receiver's own roll
     game = Game(nardy_fast.Position.from_text("sixone w 12:-15,24:15"), seed=1)
     game.roll = (6, 1)
     move = game.legal_moves()[0]

@@ -1,9 +1,10 @@
 """The reference plays the same games as the core: identical records, game by game, for every variant and flag
 setting, and ``Game`` and ``playout`` side by side under choices Hypothesis makes.
 
-The reference's rules are slow (a crazy game takes about a quarter of a second), so the full differential, a
-thousand games of every setting and policy, runs when ``NARDY_FAST_FULL_DIFFERENTIAL=1`` (CI runs it beside
-the suite, on both cores); otherwise a sample of each setting plays.
+The reference's rules are slow (a crazy game takes it a quarter of a second to a second), so the full
+differential, a thousand random games of every setting but crazy's (see ``games_for``), runs when
+``NARDY_FAST_FULL_DIFFERENTIAL=1`` (as CI runs the suite, on both cores); otherwise a sample of each setting
+plays.
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from test_games import SETTINGS
 
 import nardy_fast
 from nardy_fast import Game
 from nardy_fast._dispatch import implementations
-from test_games import SETTINGS
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
-FULL = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL") == "1"
+FULL = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL") in ("1", "all")
+#: ``NARDY_FAST_FULL_DIFFERENTIAL=all``: a thousand games of every setting and policy, crazy's too (hours).
+EVERYTHING = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL") == "all"
 pytestmark = pytest.mark.skipif(CORE is None, reason="the core is not built")
 
 
@@ -36,16 +39,20 @@ def reference_records(variant: str, flags: dict[str, object], first: int, games:
 
 
 def games_for(variant: str, flags: dict[str, object], policy: str) -> int:
-    """Games per setting and policy. Crazy ladders are where the reference is slow: under "first" (which keeps
-    taking the same kind of move into long ladders) and with ladder_per_value=4 a game takes it seconds to
-    minutes, so those settings play fewer games; the core's loop is checked on a thousand of them against
-    the Python game loop in test_games.py."""
+    """Games per setting and policy. Crazy ladders are where the reference is slow: a random crazy game takes it
+    0.2 to 1 s (a few games have ladders of hundreds of thousands of results), and under "first" (which keeps
+    taking the same kind of move into long ladders) or with ladder_per_value=4 seconds to minutes, so crazy
+    plays fewer games here; the core's loop is checked on up to a thousand crazy games per setting against
+    the Python game loop over the core's positions in test_games.py, and the core's moves against the
+    reference's position by position in test_differential.py."""
+    if EVERYTHING:
+        return 1000
     if variant != "crazy":
-        return 1000 if FULL else 20
+        return (1000 if policy == "random" else 200) if FULL else 20
     ladder4 = flags.get("ladder_per_value") == 4
     if policy == "random":
-        return (10 if ladder4 else 1000) if FULL else (1 if ladder4 else 4)
-    return (2 if ladder4 else 8) if FULL else 0
+        return (5 if ladder4 else 100) if FULL else (1 if ladder4 else 4)
+    return (2 if ladder4 else 3) if FULL else 0
 
 
 @pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=[f"{v}-{len(f)}" for v, f in SETTINGS])

@@ -1,14 +1,16 @@
 """Short nardy against GNU Backgammon: its move generator is an independent implementation of the same rules.
 
-Short nardy is backgammon without the cube (RULES §4): entering from the bar, hits, bearing off and the
-maximal-use and higher-die rules (§1.7 M, D) are backgammon's. ``gnubg_nn.moves`` (the ``gnubg-nn`` package,
+Short nardy is backgammon without the cube (docs/rules.md, The five games): entering from the bar, hits,
+bearing off and the maximal-use and higher-die rules (docs/rules.md, Maximal use of the dice; Higher die) are
+backgammon's. ``gnubg_nn.moves`` (the ``gnubg-nn`` package,
 which the ``test`` extra installs where it has wheels) returns the distinct positions a roll can reach, so for
 every position and roll both implementations here must reach exactly the boards GNU Backgammon reaches: on the
 whole short corpus, and on hypothesis positions with checkers on the bar, bear-offs and blocked entries.
 
 The boards are compared as GNU Backgammon writes them: ``(opponent, player)`` from the side on roll, each side's
 24 points counted from its own home (its point 1 first) and its bar last. The mapping below is derived from
-RULES §1.1 (Black's point m is White's point 25 - m in short nardy), not taken from the package.
+docs/rules.md, The mover's numbering (Black's point m is White's point 25 - m in short nardy), not taken from
+the package.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ def test_hypothesis_positions_match_gnubg(
 def primed_stragglers(draw: st.DrawFn) -> tuple[Spec, Roll]:
     """One to three checkers of the side on roll (the rest borne off) before a scatter of the opponent's
     points: where one die can be played but not both, so that the higher-die rule (D) decides, which random
-    positions seldom reach. Drawn in the mover's numbering and mapped by RULES §1.1."""
+    positions seldom reach. Drawn in the mover's numbering and mapped by docs/rules.md, The mover's numbering."""
     turn = draw(st.sampled_from(["white", "black"]))
     mine = draw(st.lists(st.integers(7, 24), min_size=1, max_size=3))
     blocks = draw(

@@ -161,7 +161,7 @@ def test_a_policy_sees_read_only_children_of_unfinished_games() -> None:
     )
 
 
-class PolicyFailure(Exception):
+class PolicyError(Exception):
     pass
 
 
@@ -173,10 +173,10 @@ def test_an_exception_in_a_policy_propagates_unchanged(threads: int) -> None:
         def policy(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
             calls.append(1)
             if len(calls) == 5:
-                raise PolicyFailure("model crashed")
+                raise PolicyError("model crashed")
             return np.zeros(len(offsets) - 1, dtype=np.int64)
 
-        with pytest.raises(PolicyFailure, match="model crashed"):
+        with pytest.raises(PolicyError, match="model crashed"):
             impl.playout("long", 6, seed=1, policy=policy, threads=threads, batch=3)
 
 

@@ -1,13 +1,14 @@
-"""Property tests: invariants of RULES §1 (§1.3-§1.7), §1.8, §1.8.1 and §5 on every legal move of thousands of
-random positions per variant, plus hypothesis tests that shrink a failure to a small case.
+"""Property tests: invariants of the rules (docs/rules.md, Rules: from Rolls and the dice list to Gulbar
+transfers) on every legal move of thousands of random positions per variant, plus hypothesis tests that
+shrink a failure to a small case.
 
 * The positions come from seeded self-play (``tests/selfplay.py``): 2,000 plies per variant with default flags
   and 500 per flag combination. The seeds are fixed in ``CONFIGS``; changing one changes the positions but not
   what is checked. Crazy 1-1 and 2-2 ladders are re-rolled there (tens of thousands of results each); the
   opening test plays them from every opening position.
-* The rule checks are written here from RULES.md, independently of the engine's rule functions: a mover's
-  view, a block test, a single-step generator, the dice lists of RULES §1.4 and a search for all legal
-  results (completeness and canonical steps, §1.8).
+* The rule checks are written here from docs/rules.md, independently of the engine's rule functions: a mover's
+  view, a block test, a single-step generator, the dice lists (docs/rules.md, Rolls and the dice list) and a search for all legal
+  results (completeness and canonical steps: One move per result, Canonical step order).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from nardy_fast.position import Move, Position
 
 LONG_FAMILY = frozenset({"long", "sixone", "gulbar", "crazy"})
 HEAD, BAR, OFF = 24, 25, 0
-#: Y's track in the mover's numbering (RULES §1.1): M12, M11, …, M1, M24, M23, …, M13.
+#: Y's track in the mover's numbering (docs/rules.md, The mover's numbering): M12, M11, …, M1, M24, M23, …, M13.
 Y_TRACK = tuple(range(12, 0, -1)) + tuple(range(24, 12, -1))
 
 
@@ -90,12 +91,12 @@ def known_bug(position_cls: type[Position], variant: str) -> str | None:
     return KNOWN_BUGS.get((implementation(position_cls), variant))
 
 
-# --- the rules, written from RULES.md -------------------------------------------------------------------
+# --- the rules, written from docs/rules.md ----------------------------------------------------------------
 
 
 @dataclass
 class View:
-    """A position seen by one side (RULES §1.1): ``x[m]``/``y[m]`` = own/opponent checkers on M``m``."""
+    """A position seen by one side (docs/rules.md, The mover's numbering): ``x[m]``/``y[m]`` = own/opponent checkers on M``m``."""
 
     x: list[int]
     y: list[int]
@@ -109,7 +110,7 @@ class View:
 
 
 def white_point(variant: str, side: str, m: int) -> int:
-    """White's number of ``side``'s own point ``m`` (RULES §1.1)."""
+    """White's number of ``side``'s own point ``m`` (docs/rules.md, The mover's numbering)."""
     if side == "white":
         return m
     if variant in LONG_FAMILY:
@@ -139,7 +140,7 @@ def view(position: Position, side: str | None = None) -> View:
 
 
 def block_ok(v: View) -> bool:
-    """RULES §1.7 B: no run of 6+ X points consecutive along Y's track without a Y checker past its end."""
+    """docs/rules.md, Block rule: no run of 6+ X points consecutive along Y's track without a Y checker past its end."""
     y_at = [t for t, m in enumerate(Y_TRACK) if v.y[m]]
     if not y_at:
         return True
@@ -155,7 +156,7 @@ StepKey = tuple[int, int, int, bool, bool]  # src, dst, die, special, hit
 
 
 def single_steps(variant: str, v: View, die: int) -> list[StepKey]:
-    """Every legal single step with ``die`` (RULES §1.6 N, O, E, S), as (src, dst, die, special, hit)."""
+    """Every legal single step with ``die`` (docs/rules.md, Normal step, Bearing off, Bar entry and hitting, Six-one special step), as (src, dst, die, special, hit)."""
     out: list[StepKey] = []
     closed = 0 if variant in LONG_FAMILY else 1
 
@@ -199,7 +200,7 @@ def after(v: View, key: StepKey) -> View:
 
 
 def dice_list(position: Position, roll: Roll | None) -> tuple[int, ...]:
-    """The values to play (RULES §1.4): the pending list, {a, b}, four of a double or a crazy ladder."""
+    """The values to play (docs/rules.md, Rolls and the dice list): the pending list, {a, b}, four of a double or a crazy ladder."""
     if roll is None:
         return position.pending
     a, b = roll
@@ -208,7 +209,7 @@ def dice_list(position: Position, roll: Roll | None) -> tuple[int, ...]:
     counted = position.flags.get("normal_doubles_first_rolls", 0)
     assert isinstance(counted, int)
     normal = position.rolls_played[0 if position.turn == "white" else 1] < counted
-    if position.variant == "crazy" and not normal:  # RULES §6 and its flag
+    if position.variant == "crazy" and not normal:  # docs/rules.md, Crazy gulbar ladders and flag normal_doubles_first_rolls
         per_value = position.flags["ladder_per_value"]
         assert isinstance(per_value, int)
         return tuple(d for d in range(a, 7) for _ in range(per_value))
@@ -216,12 +217,12 @@ def dice_list(position: Position, roll: Roll | None) -> tuple[int, ...]:
 
 
 def is_ordered(dice: Sequence[int]) -> bool:
-    """Exactly two different values are played in either order, any other list in order (RULES §1.8.1)."""
+    """Exactly two different values are played in either order, any other list in order (docs/rules.md, What follows a move)."""
     return not (len(dice) == 2 and dice[0] != dice[1])
 
 
 def head_limit(position: Position, roll: Roll | None) -> int:
-    """Normal head departures allowed in one move (RULES §1.7 H, §2.3, §3.2, §5.2); 99 = no limit (short)."""
+    """Normal head departures allowed in one move (docs/rules.md, Head rule; First-roll exception; Gulbar transfers); 99 = no limit (short)."""
     if position.variant not in LONG_FAMILY:
         return 99
     mover = 0 if position.turn == "white" else 1
@@ -271,7 +272,7 @@ def walk(position: Position, roll: Roll | None, move: Move) -> Walk:
             f"{step} does not use {dice} in order"
         )
         left.remove(step.die)
-        assert key in single_steps(variant, v, step.die), f"step {step} {key} is not legal (RULES §1.6)"
+        assert key in single_steps(variant, v, step.die), f"step {step} {key} is not legal (docs/rules.md, Normal step)"
         v = after(v, key)
         heads += is_head_departure(key)
         specials += step.special
@@ -280,7 +281,7 @@ def walk(position: Position, roll: Roll | None, move: Move) -> Walk:
 
 
 def legal_extension(position: Position, roll: Roll | None, w: Walk) -> StepKey | None:
-    """A further step the move could have played (RULES §1.7 M): legal, within (H), (B)-legal result."""
+    """A further step the move could have played (docs/rules.md, Maximal use of the dice): legal, within (H), (B)-legal result."""
     if w.end.xoff == 15 or not w.unplayed:
         return None
     values = w.unplayed[:1] if is_ordered(dice_list(position, roll)) else tuple(set(w.unplayed))
@@ -301,13 +302,13 @@ def view_key(v: View) -> ViewKey:
 
 
 def step_order(key: StepKey) -> tuple[int, int, int]:
-    """RULES §1.8 step order: from-point (bar 25), then die value, then normal > special."""
+    """docs/rules.md, Canonical step order: from-point (bar 25), then die value, then normal > special."""
     return (key[0], key[2], 0 if key[3] else 1)
 
 
 def all_legal_results(position: Position, roll: Roll | None) -> dict[ViewKey, list[StepKey]]:
     """Every legal result with its canonical steps, by a level-by-level search over all step sequences
-    (RULES §1.7 H, B, M, D, P and §1.8): the greatest sequence reaching a node is kept, which is enough
+    (docs/rules.md, Head rule, Block rule, Maximal use of the dice, Higher die, Passing, One move per result): the greatest sequence reaching a node is kept, which is enough
     because sequences of one length compare on their first differing step."""
     variant, dice = position.variant, dice_list(position, roll)
     ordered, limit = is_ordered(dice), head_limit(position, roll)
@@ -358,36 +359,36 @@ def check_complete(ply: Ply[Position]) -> None:
     missing = [seq for key, seq in expected.items() if key not in got]
     extra = [str(m) for key, m in got.items() if key not in expected]
     assert not missing and not extra, (
-        f"{where}: missing results {missing[:3]}, extra {extra[:3]} (RULES §1.7)"
+        f"{where}: missing results {missing[:3]}, extra {extra[:3]} (docs/rules.md, Maximal use of the dice)"
     )
     for key, move in got.items():
         steps = [(s.src, s.dst, s.die, s.special, s.hit) for s in move.steps]
         assert steps == expected[key], (
-            f"{where}: {move} is not canonical, expected {expected[key]} (RULES §1.8)"
+            f"{where}: {move} is not canonical, expected {expected[key]} (docs/rules.md, Canonical step order)"
         )
 
 
 def expected_points(variant: str, winner: View) -> int:
-    """RULES §1.10: 1; mars 2; koks 3 (short only): mars with a loser checker on the bar or in M1..M6."""
+    """docs/rules.md, Game end and scoring: 1; mars 2; koks 3 (short only): mars with a loser checker on the bar or in M1..M6."""
     if winner.yoff:
         return 1
     return 3 if variant == "short" and (winner.ybar or any(winner.y[1:7])) else 2
 
 
 def check_conservation(p: Position) -> dict[str, View]:
-    """RULES §1.3: 15 checkers a side on board + bar + off, counts in range, no bar and no illegal block of
+    """15 checkers a side on board + bar + off, counts in range, no bar and no illegal block of
     either side in the long family. Returns both sides' views."""
     assert len(p.board) == 24 and all(-15 <= c <= 15 for c in p.board), f"board {p.board}"
     views = {side: view(p, side) for side in ("white", "black")}
     for v in views.values():
         assert sum(v.x) + v.xbar + v.xoff == 15 and v.xbar >= 0 and v.xoff >= 0, (
-            "not 15 checkers (RULES §1.3)"
+            "not 15 checkers"
         )
     pips = tuple(sum(m * v.x[m] for m in range(25)) + BAR * v.xbar for v in views.values())
     assert p.pips() == pips, f"pips {p.pips()}, expected {pips}"
     if p.variant in LONG_FAMILY:
         assert p.bar == (0, 0), f"bar {p.bar} in the long family"
-        assert all(block_ok(v) for v in views.values()), "an illegal block (RULES §1.7 B)"
+        assert all(block_ok(v) for v in views.values()), "an illegal block (docs/rules.md, Block rule)"
     return views
 
 
@@ -400,22 +401,22 @@ def check_ply(ply: Ply[Position]) -> None:
 
 
 def check_moves(p: Position, roll: Roll | None, moves: Sequence[Move]) -> None:
-    """RULES §1.3, §1.6, §1.7, §1.8 and §1.8.1 on the moves of ``p`` for ``roll``."""
+    """The rules (docs/rules.md, Rules) on the moves of ``p`` for ``roll``."""
     check_conservation(p)
     if p.is_over():
         assert not moves and p.legal_moves(roll) == [], "a finished game has no moves"
         return
-    assert moves, "no move: a side that cannot play gets the empty move (RULES §1.7 P)"
+    assert moves, "no move: a side that cannot play gets the empty move (docs/rules.md, Passing)"
     dice = dice_list(p, roll)
     used = {len(m.steps) for m in moves}
-    assert len(used) == 1, f"moves of different lengths {sorted(used)} (RULES §1.7 M)"
+    assert len(used) == 1, f"moves of different lengths {sorted(used)} (docs/rules.md, Maximal use of the dice)"
     (u_max,) = used
     assert u_max <= len(dice), f"{u_max} steps for the values {dice}"
     if u_max == 0:
-        assert len(moves) == 1 and moves[0].result.board == p.board, "a pass is one empty move (RULES §1.7 P)"
-    assert len({m.result for m in moves}) == len(moves), "two moves with one result (RULES §1.8)"
+        assert len(moves) == 1 and moves[0].result.board == p.board, "a pass is one empty move (docs/rules.md, Passing)"
+    assert len({m.result for m in moves}) == len(moves), "two moves with one result (docs/rules.md, One move per result)"
     assert len({(m.result.board, m.result.bar, m.result.off) for m in moves}) == len(moves), (
-        "two moves reach one board (RULES §1.8)"
+        "two moves reach one board (docs/rules.md, One move per result)"
     )
     for move in moves:
         try:
@@ -431,23 +432,23 @@ def check_move(p: Position, roll: Roll | None, move: Move, u_max: int) -> None:
     end = check_conservation(move.result)[p.turn]
     start, w = view(p), walk(p, roll, move)
     assert w.end == end, "the steps do not reach the result"
-    assert w.heads <= limit, f"{w.heads} head departures > {limit} (RULES §1.7 H)"
-    assert start.x[HEAD] - end.x[HEAD] - w.specials <= limit, "too many checkers left the head (RULES §1.7 H)"
+    assert w.heads <= limit, f"{w.heads} head departures > {limit} (docs/rules.md, Head rule)"
+    assert start.x[HEAD] - end.x[HEAD] - w.specials <= limit, "too many checkers left the head (docs/rules.md, Head rule)"
     if p.flags.get("block_check") == "per_step":
         assert all(block_ok(s) for s in w.intermediates), (
             "a step makes an illegal block (block_check=per_step)"
         )
     extension = legal_extension(p, roll, w)
-    assert extension is None, f"{extension} could also be played (RULES §1.7 M)"
+    assert extension is None, f"{extension} could also be played (docs/rules.md, Maximal use of the dice)"
     if not is_ordered(dice) and u_max == 1 and move.steps[0].die < max(dice):
         higher = single_steps(p.variant, start, max(dice))
         playable = [k for k in higher if p.variant not in LONG_FAMILY or block_ok(after(start, k))]
-        assert not playable, f"the higher die is playable by {playable[0]} (RULES §1.7 D)"
+        assert not playable, f"the higher die is playable by {playable[0]} (docs/rules.md, Higher die)"
     check_next_state(p, roll, move, w)
 
 
 def check_next_state(p: Position, roll: Roll | None, move: Move, w: Walk) -> None:
-    """RULES §1.8.1, §3.4, §5.2, §5.3: side to move, pending list, extra roll and first-roll flags."""
+    """docs/rules.md, What follows a move, Six-one extra roll, Gulbar transfers, Gulbar extra roll: side to move, pending list, extra roll and first-roll flags."""
     r, u = move.result, len(move.steps)
     mover, me = p.turn, (0 if p.turn == "white" else 1)
     other = "black" if mover == "white" else "white"
@@ -455,18 +456,18 @@ def check_next_state(p: Position, roll: Roll | None, move: Move, w: Walk) -> Non
     first = list(p.first_roll)
     if roll is not None:
         first[me] = False
-    assert r.first_roll == tuple(first), f"first_roll {r.first_roll} (RULES §1.8.1)"
+    assert r.first_roll == tuple(first), f"first_roll {r.first_roll} (docs/rules.md, What follows a move)"
     played = list(p.rolls_played)
     counted = p.flags.get("normal_doubles_first_rolls", 0)
     assert isinstance(counted, int)
     if roll is not None:
         played[me] = min(counted, played[me] + 1)
-    assert r.rolls_played == tuple(played), f"rolls_played {r.rolls_played} (RULES §6 flag)"
+    assert r.rolls_played == tuple(played), f"rolls_played {r.rolls_played} (docs/rules.md, Rule flags)"
     if w.end.xoff == 15:
         assert r.turn == other and r.pending == (), "a finished game: the loser to move, nothing pending"
         assert not move.extra_roll and move.remainder == (), "a finished game: no extra roll, no remainder"
         assert r.is_over() and r.winner() == mover and r.legal_moves((6, 5)) == [], "the game is not over"
-        assert r.points() == expected_points(r.variant, w.end), f"scores {r.points()} (RULES §1.10)"
+        assert r.points() == expected_points(r.variant, w.end), f"scores {r.points()} (docs/rules.md, Game end and scoring)"
         return
     assert not r.is_over() and r.winner() is None and r.points() == 0, "the game is over"
     extra = roll is not None and (
@@ -477,20 +478,21 @@ def check_next_state(p: Position, roll: Roll | None, move: Move, w: Walk) -> Non
         )
         or (p.variant == "gulbar" and roll[0] == roll[1] and u == 4)
     )
-    assert move.extra_roll == extra, f"extra_roll {move.extra_roll} (RULES §3.4, §5.3)"
+    assert move.extra_roll == extra, f"extra_roll {move.extra_roll} (docs/rules.md, Six-one extra roll, Gulbar extra roll)"
     remainder: tuple[int, ...] = ()
     if roll is not None and p.variant in ("gulbar", "crazy"):
         two = not is_ordered(dice_list(p, roll))
         remainder = tuple(sorted(w.unplayed, reverse=True)) if two else w.unplayed
     assert move.remainder == remainder and r.pending == remainder, (
-        f"remainder {move.remainder}, pending {r.pending}, expected {remainder} (RULES §5.2)"
+        f"remainder {move.remainder}, pending {r.pending}, expected {remainder} (docs/rules.md, Gulbar transfers)"
     )
     turn = mover if extra or roll is None else other
-    assert r.turn == turn, f"{r.turn} to move (RULES §1.8.1)"
+    assert r.turn == turn, f"{r.turn} to move (docs/rules.md, What follows a move)"
 
 
 def state_of(p: Position) -> tuple[object, ...]:
-    """Everything a position holds, via the public API (RULES §1.8 identity plus the next-state fields)."""
+    """Everything a position holds, via the public API (a result's identity, docs/rules.md, One move per
+    result, plus the next-state fields)."""
     flags = tuple(sorted(p.flags.items()))
     return (p.variant, p.turn, p.board, p.bar, p.off, p.first_roll, p.pending, flags)
 
@@ -513,7 +515,7 @@ def check_identity(positions: Sequence[Position]) -> None:
         assert p != q, f"{p!r} == {q!r}"
 
 
-#: Values of every rule flag (RULES §8), to build positions that differ from a given one in a single field.
+#: Values of every rule flag (docs/rules.md, Rule flags), to build positions that differ from a given one in a single field.
 FLAG_VALUES: dict[str, tuple[object, ...]] = {
     "block_check": ("end_of_turn", "per_step"),
     "ladder_per_value": (2, 4),
@@ -591,7 +593,7 @@ def test_selfplay_is_reproducible(Position: type[Position]) -> None:
 
 
 def test_every_move_keeps_the_rules(run: tuple[Ply[Position], ...]) -> None:
-    """RULES §1.3 checkers and blocks, §1.6 steps, §1.7 H/B/M/D/P, §1.8 distinct results, §1.8.1 next."""
+    """docs/rules.md, Rules: checkers and blocks, steps, H/B/M/D/P, distinct results, what follows a move."""
     assert sum(not ply.position.is_over() for ply in run) >= 0.95 * len(run)
     for ply in run:
         check_ply(ply)
@@ -600,7 +602,7 @@ def test_every_move_keeps_the_rules(run: tuple[Ply[Position], ...]) -> None:
 def test_moves_are_complete_and_canonical(
     run: tuple[Ply[Position], ...], Position: type[Position], request: pytest.FixtureRequest
 ) -> None:
-    """The moves are exactly the legal results found by an independent search, with canonical steps (§1.8)."""
+    """The moves are exactly the legal results found by an independent search, with canonical steps (One move per result)."""
     reason = known_bug(Position, run[0].position.variant)
     if reason:
         request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
@@ -638,7 +640,7 @@ def test_replay_by_play(run: tuple[Ply[Position], ...]) -> None:
 
 def opening_plies(position_cls: type[Position], config: Config) -> Iterator[Ply[Position]]:
     """Every ply of the opening: all rolls from the start, and, in the long family, from each position where
-    the side to move still has its first roll or a pending list (RULES §2.3, §5.2), up to 3 plies deep."""
+    the side to move still has its first roll or a pending list (docs/rules.md, First-roll exception, Gulbar transfers), up to 3 plies deep."""
     frontier = [position_cls.start(config.variant, **dict(config.flags))]
     seen = set(frontier)
     for depth in range(3):
@@ -698,7 +700,7 @@ def test_selfplay_position_hypothesis(
 
 
 def _pending_lists(variant: str) -> st.SearchStrategy[tuple[int, ...]]:
-    """Transfer lists a gulbar/crazy position may hold (RULES §5.2), short enough to play quickly."""
+    """Transfer lists a gulbar/crazy position may hold (docs/rules.md, Gulbar transfers), short enough to play quickly."""
     if variant not in ("gulbar", "crazy"):
         return st.just(())
     two = st.tuples(st.integers(1, 6), st.integers(1, 6)).filter(lambda t: t[0] != t[1])
@@ -712,7 +714,7 @@ def _pending_lists(variant: str) -> st.SearchStrategy[tuple[int, ...]]:
 
 @st.composite
 def arbitrary_positions(draw: st.DrawFn, position_cls: type[Position]) -> Position:
-    """A valid position with checkers placed anywhere (RULES §1.3): each side's 15 checkers spread over a
+    """A valid position with checkers placed anywhere (15 checkers a side, no illegal block): each side's 15 checkers spread over a
     drawn stretch of its own points (``low..reach``; 1..6 = all home), off or (short) on the bar; the second
     side avoids the points the first took."""
     config = draw(st.sampled_from(CONFIGS))

@@ -1,4 +1,4 @@
-"""The RULES.md §7 scenarios (data in ``scenarios.py``) checked against every implementation."""
+"""The rule-book scenarios (data in ``scenarios.py``) checked against every implementation."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def legal(cls: PositionType, case: Case) -> list[Move]:
 
 
 def identity(position: BasePosition) -> Snapshot:
-    """The parts of a position that make a result distinct (RULES §1.8)."""
+    """The parts of a position that make a result distinct (docs/rules.md, One move per result)."""
     return position.board, position.bar, position.off
 
 
@@ -69,7 +69,7 @@ def test_every_scenario_is_encoded() -> None:
 
 @pytest.mark.parametrize("case", _params())
 def test_number_of_results(Position: PositionType, case: Case) -> None:
-    """n distinct results, each returned once (RULES §1.8)."""
+    """n distinct results, each returned once (docs/rules.md, One move per result)."""
     moves = legal(Position, case)
     assert len({identity(move.result) for move in moves}) == len(moves)
     assert len(moves) == case.n, [str(move) for move in moves]
@@ -77,7 +77,7 @@ def test_number_of_results(Position: PositionType, case: Case) -> None:
 
 @pytest.mark.parametrize("case", _params())
 def test_results(Position: PositionType, case: Case) -> None:
-    """The complete result set when RULES lists it; listed results present; named illegal results absent."""
+    """The complete result set when the scenario lists it; listed results present; named illegal results absent."""
     got = {identity(move.result) for move in legal(Position, case)}
     if case.results is not None:
         assert got == expected(case, case.results)
@@ -87,7 +87,7 @@ def test_results(Position: PositionType, case: Case) -> None:
 
 @pytest.mark.parametrize("case", _params(lambda case: bool(case.moves)))
 def test_canonical_steps(Position: PositionType, case: Case) -> None:
-    """Each named result carries the canonical (lexicographically greatest) step sequence (RULES §1.8)."""
+    """Each named result carries the canonical (lexicographically greatest) step sequence (docs/rules.md, Canonical step order)."""
     by_result = {identity(move.result): str(move) for move in legal(Position, case)}
     for text, result in case.moves.items():
         assert by_result.get(snapshot(case.variant, result, case.mover)) == text
@@ -95,20 +95,20 @@ def test_canonical_steps(Position: PositionType, case: Case) -> None:
 
 @pytest.mark.parametrize("case", _params(lambda case: bool(case.forbidden_steps)))
 def test_forbidden_steps(Position: PositionType, case: Case) -> None:
-    """Steps RULES names as illegal (closed, out of order, or one-die finishes) appear in no legal move."""
+    """Steps the scenario names as illegal (closed, out of order, or one-die finishes) appear in no legal move."""
     for move in legal(Position, case):
         assert not {str(step) for step in move.steps} & set(case.forbidden_steps), str(move)
 
 
 @pytest.mark.parametrize("case", _params(lambda case: case.dice_used is not None))
 def test_dice_used(Position: PositionType, case: Case) -> None:
-    """Every legal move plays exactly Umax steps (RULES §1.7 M)."""
+    """Every legal move plays exactly Umax steps (docs/rules.md, Maximal use of the dice)."""
     assert {len(move.steps) for move in legal(Position, case)} == {case.dice_used}
 
 
 @pytest.mark.parametrize("case", _params())
 def test_remainder_and_extra_roll(Position: PositionType, case: Case) -> None:
-    """Remainder (RULES §5.2) and extra roll (RULES §3.4, §5.3) of every legal move."""
+    """Remainder (docs/rules.md, Gulbar transfers) and extra roll (docs/rules.md, Six-one extra roll, Gulbar extra roll) of every legal move."""
     for move in legal(Position, case):
         assert tuple(move.remainder) == case.remainder, str(move)
         assert move.extra_roll is case.extra_roll, str(move)
@@ -116,7 +116,7 @@ def test_remainder_and_extra_roll(Position: PositionType, case: Case) -> None:
 
 @pytest.mark.parametrize("case", _params())
 def test_next_state(Position: PositionType, case: Case) -> None:
-    """Side to move, pending list, first-roll flags and rule flags after every move (RULES §1.8.1)."""
+    """Side to move, pending list, first-roll flags and rule flags after every move (docs/rules.md, What follows a move)."""
     start = build(Position, case)
     mover, opponent = case.mover, _other(case.mover)
     for move in legal(Position, case):
@@ -140,7 +140,7 @@ def test_next_state(Position: PositionType, case: Case) -> None:
 
 @pytest.mark.parametrize("case", _params(lambda case: case.points is not None))
 def test_finishing_score(Position: PositionType, case: Case) -> None:
-    """A result that bears off X's 15th checker wins for X and scores as RULES §1.10 says."""
+    """A result that bears off X's 15th checker wins for X and scores as docs/rules.md, Game end and scoring, says."""
     finished = [move.result for move in legal(Position, case) if move.result.is_over()]
     assert finished
     for result in finished:
@@ -166,7 +166,7 @@ SCORING = [
 
 @pytest.mark.parametrize(("case", "winner"), SCORING)
 def test_scoring(Position: PositionType, case: ScoringCase, winner: Side) -> None:
-    """Scenario 28: points of a finished game (RULES §1.10), with either colour as the winner X."""
+    """Scenario 28: points of a finished game (docs/rules.md, Game end and scoring), with either colour as the winner X."""
     board, bar, off = snapshot(case.variant, case.position, winner)
     position = Position.from_board(
         case.variant, board, turn=_other(winner), bar=bar, off=off, first_roll=(False, False)

@@ -98,7 +98,7 @@ def test_only_the_dispatcher_imports_the_reference() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["errors", "inputs", "variants", "zobrist", "board", "state", "layout", "notation", "position", "batch", "perft"],
+    "errors inputs variants zobrist board numbering state layout notation position batch perft encodings svg ids env".split(),
 )
 def test_shared_modules_import_on_their_own(module: str) -> None:
     """Each shared module imports in a fresh interpreter by itself (no reliance on an import order)."""

@@ -7,6 +7,8 @@ from typing import ClassVar
 
 from ..batch import batch_api, python_kernel
 from ..dice import game_rolls
+from ..encodings import encode_api
+from ..encodings import python_kernel as python_encoder
 from ..perft import perft
 from ..playouts import playout_api, python_playout
 from ..position import Engine, Move
@@ -14,19 +16,31 @@ from ..position import Position as _Position
 from ..rollouts import rollout_api
 from .engine import legal_moves
 
-__all__ = ["Position", "Move", "perft", "batch_children", "children", "playout", "rollout", "IMPLEMENTATION"]
+__all__ = [
+    "Position",
+    "Move",
+    "perft",
+    "batch_children",
+    "children",
+    "encode",
+    "playout",
+    "rollout",
+    "IMPLEMENTATION",
+]
 
 IMPLEMENTATION = "python"
 
 
 class Position(_Position):
-    # A position whose moves come from the reference rules; its documentation is the shared one.
-    __doc__ = _Position.__doc__
+    """A position whose moves come from the reference rules."""
+
+    __doc__ = _Position.__doc__  # help() shows the shared documentation, the same for both implementations
 
     __slots__ = ()
     _engine: ClassVar[Engine] = staticmethod(legal_moves)
 
 
 batch_children, children = batch_api(python_kernel(Position))
+encode = encode_api(python_encoder)
 playout = playout_api(lambda args: python_playout(Position, args), batch_children, game_rolls)
 rollout = rollout_api(playout)

@@ -1,4 +1,4 @@
-"""The reference move generator: RULES.md applied to a ``Position`` (the executable specification)."""
+"""The reference move generator: docs/rules.md applied to a ``Position`` (the executable specification)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ __all__ = ["legal_moves"]
 def legal_moves(position: Position, roll: Optional[tuple[int, int]], limit: int = 0) -> list[Move]:
     """All legal moves for ``roll``, or for the pending transfer list when ``roll`` is ``None``.
 
-    The generator works in the mover's coordinates (RULES §1.1) and attaches the next state to every result
-    as RULES §1.8.1 prescribes. ``SearchLimitError`` when the search holds more than ``limit`` positions after
-    one number of steps (0: no limit).
+    The generator works in the mover's coordinates and attaches the next state to every result as
+    docs/rules.md, What follows a move, prescribes. ``SearchLimitError`` when the search holds more than
+    ``limit`` positions after one number of steps (0: no limit).
     """
     st = position.state
     mover = 0 if st.turn == "white" else 1
@@ -58,8 +58,8 @@ def legal_moves(position: Position, roll: Optional[tuple[int, int]], limit: int 
         first = list(st.first_roll)
         played = list(st.rolls_played)
         if not segment:
-            first[mover] = False  # RULES §1.8.1: every move for the mover's own roll clears it
-            played[mover] = min(counted, played[mover] + 1)  # and counts, up to the flag (§6)
+            first[mover] = False  # every move for the mover's own roll clears it (What follows a move)
+            played[mover] = min(counted, played[mover] + 1)  # and counts, up to the flag
         opponent = "black" if st.turn == "white" else "white"
         if candidate.result.xoff == 15 or not (again or segment):
             turn = opponent

@@ -1,10 +1,11 @@
-"""The rules of RULES.md, one function per rule, in the mover's coordinates (RULES §1.1).
+"""The rules of docs/rules.md, one function per rule, in the mover's coordinates (its section The mover's
+numbering).
 
-This module is the executable specification. It favours being checkable line by line against RULES.md over
-speed: every function names the section it implements. The side to move is X, the opponent Y; points are
-M1..M24 of X's own path, 0 is "borne off" and 25 is the bar. The vocabulary shared with the rest of the
-package (numbering, ``Side``, ``Step``, moving a checker, the block test, scoring) lives in
-:mod:`nardy_fast.board` and is re-exported here, so that every rule can be read from this module.
+This module is the executable specification. It favours being checkable line by line against docs/rules.md
+over speed: every function names the section of docs/rules.md it implements. The side to move is X, the
+opponent Y; points are M1..M24 of X's own path, 0 is "borne off" and 25 is the bar. The vocabulary shared
+with the rest of the package (numbering, ``Side``, ``Step``, moving a checker, the block test, scoring)
+lives in :mod:`nardy_fast.board` and is re-exported here, so that every rule can be read from this module.
 """
 
 from __future__ import annotations
@@ -66,17 +67,19 @@ class Candidate(NamedTuple):
     unplayed: tuple[int, ...]
 
 
-# --- §1.4 the dice list ----------------------------------------------------------------------------------
+# --- the dice list (docs/rules.md, Rolls and the dice list) -------------------------------------------------
 
 
 def plays_ladder(variant: str, rolls_played: int, normal_doubles_first_rolls: int) -> bool:
-    """Whether the mover's doubles are ladders (RULES §6): in crazy gulbar, once the mover has played
-    ``normal_doubles_first_rolls`` rolls (flag, 0 by default: from the first roll on); never elsewhere."""
+    """Whether the mover's doubles are ladders (docs/rules.md, Crazy gulbar ladders): in crazy gulbar, once
+    the mover has played ``normal_doubles_first_rolls`` rolls (flag, 0 by default: from the first roll on);
+    never elsewhere."""
     return SPECS[variant].ladder and rolls_played >= normal_doubles_first_rolls
 
 
 def dice_list(variant: str, roll: tuple[int, int], ladder_per_value: int, ladder: bool = True) -> tuple[int, ...]:
-    """The values to play for a roll (RULES §1.4, §6): {a, b}; four of a double; a crazy ladder (when
+    """The values to play for a roll (docs/rules.md, Rolls and the dice list; Crazy gulbar
+    ladders): {a, b}; four of a double; a crazy ladder (when
     ``ladder``, see :func:`plays_ladder`).
 
     A non-double is returned higher value first.
@@ -90,7 +93,7 @@ def dice_list(variant: str, roll: tuple[int, int], ladder_per_value: int, ladder
 
 
 def is_ordered(dice: Sequence[int]) -> bool:
-    """Whether the values must be consumed in the given order (RULES §1.7 M, §1.8.1).
+    """Whether the values must be consumed in the given order (docs/rules.md, Maximal use of the dice).
 
     Exactly two different values may be played in either order; any other list is played in order (for equal
     values the order is immaterial).
@@ -98,7 +101,7 @@ def is_ordered(dice: Sequence[int]) -> bool:
     return not (len(dice) == 2 and dice[0] != dice[1])
 
 
-# --- §1.7 (H) head rule ----------------------------------------------------------------------------------
+# --- (H) docs/rules.md, Head rule -------------------------------------------------------------------------
 
 
 def head_limit(
@@ -107,7 +110,8 @@ def head_limit(
     first_roll: bool,
     exception_doubles: Sequence[int],
 ) -> Optional[int]:
-    """How many normal steps may leave the head M24 in this move (RULES §1.7 H, §2.3, §3.2, §5.2, §6).
+    """How many normal steps may leave the head M24 in this move (docs/rules.md, Head rule; First-roll
+    exception; Gulbar transfers).
 
     ``None`` means no limit (short nardy). ``roll`` is ``None`` for a gulbar/crazy transfer segment, which
     gets 1 and never the first-roll exception. Six-one has no exception (its flag does not apply).
@@ -120,21 +124,23 @@ def head_limit(
     return 1
 
 
-# --- §1.6 step legality ----------------------------------------------------------------------------------
+# --- step legality (docs/rules.md, Normal step to Six-one special step) -------------------------------------
 
 
 def _is_open(variant: str, side: Side, point: int) -> bool:
-    """A landing point is open (RULES §1.6 N): empty of Y in the long family, at most one Y in short."""
+    """A landing point is open (docs/rules.md, Normal step): empty of Y in the long family, at most one Y in
+    short."""
     return side.y[point] == 0 if variant in LONG_FAMILY else side.y[point] <= 1
 
 
 def all_home(side: Side) -> bool:
-    """Every X checker still in play is on M1..M6 and none is on the bar (RULES §1.6 O, §2.5, §4.3)."""
+    """Every X checker still in play is on M1..M6 and none is on the bar (docs/rules.md, Bearing off)."""
     return side.xbar == 0 and not any(side.x[7:25])
 
 
 def normal_step(variant: str, side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
-    """(N) ``src → src−die`` onto an open point (RULES §1.6 N); in short nardy a lone Y checker is hit."""
+    """(N) ``src → src−die`` onto an open point (docs/rules.md, Normal step); in short nardy a lone Y checker
+    is hit."""
     dst = src - die
     if side.x[src] < 1 or dst < 1 or side.xbar > 0 or not _is_open(variant, side, dst):
         return None
@@ -143,7 +149,8 @@ def normal_step(variant: str, side: Side, src: int, die: int) -> Optional[tuple[
 
 
 def bear_off_step(side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
-    """(O) ``src → off`` (RULES §1.6 O): all home; exact die, or a higher die from the farthest point."""
+    """(O) ``src → off`` (docs/rules.md, Bearing off): all home; exact die, or a higher die from the farthest
+    point."""
     if side.x[src] < 1 or not all_home(side):
         return None
     if not (src == die or (src < die and not any(side.x[src + 1 : 25]))):
@@ -153,7 +160,8 @@ def bear_off_step(side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]
 
 
 def bar_entry_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Side]]:
-    """(E) ``bar → 25−die`` into Y's home, short nardy only (RULES §1.6 E, §4.2); may hit."""
+    """(E) ``bar → 25−die`` into Y's home, short nardy only (docs/rules.md, Bar entry and hitting); may
+    hit."""
     dst = BAR - die
     if variant in LONG_FAMILY or side.xbar < 1 or not _is_open(variant, side, dst):
         return None
@@ -162,7 +170,8 @@ def bar_entry_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, S
 
 
 def special_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Side]]:
-    """(S) six-one ``24/ds``: die 1 or 6 takes a head checker straight to M1 or M6 (RULES §1.6 S, §3.1)."""
+    """(S) six-one ``24/ds``: die 1 or 6 takes a head checker straight to M1 or M6 (docs/rules.md, Six-one
+    special step)."""
     if variant != "sixone" or die not in (1, 6) or side.x[HEAD] < 1 or side.y[die] != 0:
         return None
     result, _ = move_checker(variant, side, HEAD, die)
@@ -170,10 +179,11 @@ def special_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Sid
 
 
 def steps_for(variant: str, side: Side, values: Sequence[int]) -> Iterator[tuple[Step, Side]]:
-    """Every legal single step with one of ``values``, in descending canonical order (RULES §1.6, §1.8).
+    """Every legal single step with one of ``values``, in descending canonical order (docs/rules.md, Canonical
+    step order).
 
-    While X has a checker on the bar only entries are legal (§1.6 E). Head departures are counted by the
-    caller (§1.7 H).
+    While X has a checker on the bar only entries are legal (Bar entry and hitting). Head departures are
+    counted by the caller (Head rule).
     """
     dice = sorted(set(values), reverse=True)
     if side.xbar > 0:
@@ -195,7 +205,7 @@ def steps_for(variant: str, side: Side, values: Sequence[int]) -> Iterator[tuple
                     yield special
 
 
-# --- §1.7 (M), (D), (P) and §1.8: the legal moves ----------------------------------------------------------
+# --- (M), (D), (P), one move per result: the legal moves ----------------------------------------------------
 
 
 class _Node(NamedTuple):
@@ -206,7 +216,8 @@ class _Node(NamedTuple):
 
 
 def _after_playing(dice: tuple[int, ...], die: int, ordered: bool) -> tuple[int, ...]:
-    """The values left after one step used ``die`` (the first value of an ordered list, RULES §1.7 M)."""
+    """The values left after one step used ``die`` (the first value of an ordered list; docs/rules.md,
+    Maximal use of the dice)."""
     if ordered:
         return dice[1:]
     rest = list(dice)
@@ -224,16 +235,17 @@ def legal_candidates(
 ) -> Optional[list[Candidate]]:
     """The legal moves for the dice list: one per distinct result, each with its canonical steps.
 
-    * (M) maximality, RULES §1.7: every sequence of legal steps respecting (H) whose result satisfies (B) (long
-      family only, §1.11) is a candidate (a finished side stops, §1.9); only those using the most values are
-      legal.
-    * (D) higher die, RULES §1.7: with two different values of which only one can be played, the higher wins.
-    * (P) pass, RULES §1.7: with nothing playable the empty move is the only legal move.
-    * §1.8: one move per distinct result, with the lexicographically greatest sequence reaching it.
+    * (M) docs/rules.md, Maximal use of the dice: every sequence of legal steps respecting (H) whose result
+      satisfies (B) (long family only) is a candidate (a finished side stops); only those using the most
+      values are legal.
+    * (D) Higher die: with two different values of which only one can be played, the higher wins.
+    * (P) Passing: with nothing playable the empty move is the only legal move.
+    * One move per result and Canonical step order: one move per distinct result, with the lexicographically
+      greatest sequence reaching it.
 
     The search goes level by level (one level per step), merging nodes that agree on position, unplayed
     values and head departures. Each level is kept in descending order of its step sequences, so the first
-    node reaching a state carries the greatest sequence (RULES §8: ladders can have very many results).
+    node reaching a state carries the greatest sequence (crazy ladders can have very many results).
     Under ``block_check = per_step`` a node that breaks (B) is not kept: no step may be taken from it.
 
     ``None`` when a level would hold more than ``limit`` nodes (0: no limit), the bound of ``max_results``.
@@ -276,11 +288,12 @@ def legal_candidates(
     return list(moves.values())
 
 
-# --- §5.2, §3.4, §5.3: what follows a move -----------------------------------------------------------------
+# --- docs/rules.md, What follows a move ---------------------------------------------------------------------
 
 
 def remainder(variant: str, candidate: Candidate, segment: bool) -> tuple[int, ...]:
-    """The unplayed values that go to the opponent (RULES §5.2), gulbar and crazy only.
+    """The unplayed values that go to the opponent (docs/rules.md, Gulbar transfers),
+    gulbar and crazy only.
 
     Empty after a transfer segment (what it cannot play is forfeited) and after bearing off the last checker.
     """
@@ -295,7 +308,8 @@ def extra_roll(
     candidate: Candidate,
     sixone_requires_play: bool,
 ) -> bool:
-    """Whether the mover rolls again (RULES §3.4 six-one after 6-1, D10; §5.3 gulbar after a full double).
+    """Whether the mover rolls again (docs/rules.md, Six-one extra roll: after 6-1; Gulbar extra roll: after a
+    full double).
 
     Never after a transfer segment (``roll`` is ``None``) or when the game ended.
     """
