@@ -100,9 +100,10 @@ Progress = Callable[[str], None]
 #: the reference's ``legal_moves`` runs on all of them and the whole job takes about a minute.
 DEFAULT_SIZE = 1_000
 DEFAULT_REPEATS = 5
-#: Games per measurement of the core's playouts, of GNU Backgammon's loop (about 1,500 a second) and of the
-#: reference's playouts (about 20 a second).
-DEFAULT_GAMES = 2_000
+#: Games per measurement of the core's playouts (about a second of work: fewer, and starting a second thread
+#: weighs on the two-thread figure), of GNU Backgammon's loop (about 1,500 a second) and of the reference's
+#: playouts (about 20 a second).
+DEFAULT_GAMES = 20_000
 DEFAULT_GNUBG_GAMES = 300
 DEFAULT_REFERENCE_GAMES = 10
 #: The batch of the callable policy: the games it is called for at once, once a ply.
