@@ -141,7 +141,9 @@ def check_playout(
                 or not len(array)
             ):
                 raise field_error(NardyError, "start", "must be a variant, a Position or rows (N, 64)", start)
-            rows = np.ascontiguousarray(array, dtype=np.int8)
+            # a copy of our own: the core reads the rows without the GIL, while another thread may change the
+            # caller's array; the checks below are made on this copy, and only it is played
+            rows = np.array(array, dtype=np.int8, order="C", copy=True)
         for index, row in enumerate(rows):
             try:
                 state = layout.unpack(row)

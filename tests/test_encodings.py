@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -354,6 +355,33 @@ def test_threads_encode_alike() -> None:
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(lambda _: core.encode(rows, "nardy"), range(4)))
     assert all(_bits(result) == _bits(want) for result in results)
+
+
+def test_rows_changed_by_another_thread_during_encode() -> None:
+    """The core copies each row before reading it without the GIL: with another thread flipping one byte (the
+    side to move) of every row back and forth, each row encodes as one of its two states, never a mix."""
+    core = _core()
+    rows = np.ascontiguousarray(load("long")[0][:2000])
+    rows = rows[~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0)]
+    flipped = rows.copy()
+    flipped[:, layout.TURN] ^= 1
+    either = (core.encode(rows, "nardy"), core.encode(flipped, "nardy"))
+    shared = rows.copy()
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            shared[:, layout.TURN] ^= 1
+
+    writer = threading.Thread(target=flip)
+    writer.start()
+    try:
+        for _ in range(20):
+            found = core.encode(shared, "nardy")
+            assert ((found == either[0]).all(axis=1) | (found == either[1]).all(axis=1)).all()
+    finally:
+        stop.set()
+        writer.join()
 
 
 def _outcome(call: Callable[[], object]) -> tuple[type[BaseException], str]:

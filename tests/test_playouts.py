@@ -210,6 +210,39 @@ def test_playouts_on_many_threads_at_once() -> None:
     assert results == [True] * 4
 
 
+@needs_core
+def test_rows_changed_by_another_thread_during_playouts() -> None:
+    """The playout copies its starting rows before checking them: a thread that keeps overwriting the caller's
+    array with garbage gives errors or the games of the rows as they were, never a crash."""
+    rows = np.stack([nardy_fast.Position.start(v).to_array() for v in ("long", "short", "gulbar")])
+    expected = nardy_fast.playout(rows, 60, seed=2, threads=2)
+    garbage = np.full_like(rows, 100)
+    shared = rows.copy()
+    stop = threading.Event()
+
+    def scribble() -> None:
+        while not stop.is_set():
+            shared[:] = garbage
+            shared[:] = rows
+
+    writer = threading.Thread(target=scribble)
+    writer.start()
+    try:
+        outcomes = set()
+        for _ in range(30):
+            try:
+                found = nardy_fast.playout(shared, 60, seed=2, threads=2)
+            except NardyError:
+                outcomes.add("error")
+            else:
+                assert np.array_equal(found, expected)
+                outcomes.add("games")
+    finally:
+        stop.set()
+        writer.join()
+    assert outcomes
+
+
 @pytest.mark.parametrize(
     ("returned", "message"),
     [
