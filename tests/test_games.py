@@ -36,6 +36,8 @@ SETTINGS: list[tuple[str, dict[str, object]]] = [
     ("crazy", {"normal_doubles_first_rolls": 3}),
     ("crazy", {"ladder_per_value": 4}),
 ]
+#: Test ids of SETTINGS: the variant and its flags, e.g. ``crazy-ladder_per_value=4``.
+SETTING_IDS = ["-".join([v] + [f"{k}={x}" for k, x in f.items()]) for v, f in SETTINGS]
 
 
 def test_dice_are_splitmix64_as_published() -> None:
@@ -68,7 +70,7 @@ def test_dice_bytes_above_251_are_skipped() -> None:
     pytest.fail("no word with a skipped byte found")
 
 
-@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=[f"{v}-{len(f)}" for v, f in SETTINGS])
+@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=SETTING_IDS)
 def test_games_replay_from_their_records(variant: str, flags: dict[str, object]) -> None:
     for number in range(3):
         game = Game(variant, seed=11, game=number, **flags)  # type: ignore[arg-type]
@@ -112,7 +114,7 @@ def test_extra_rolls_and_transfers_keep_the_side() -> None:
 
 
 @needs_core
-@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=[f"{v}-{len(f)}" for v, f in SETTINGS])
+@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=SETTING_IDS)
 @pytest.mark.parametrize("policy", ["random", "first"])
 def test_core_playout_equals_the_python_game_loop(
     variant: str, flags: dict[str, object], policy: str

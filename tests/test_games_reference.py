@@ -1,10 +1,10 @@
 """The reference plays the same games as the core: identical records, game by game, for every variant and flag
 setting, and ``Game`` and ``playout`` side by side under choices Hypothesis makes.
 
-The reference's rules are slow (a crazy game takes it a quarter of a second to a second), so the full
-differential, a thousand random games of every setting but crazy's (see ``games_for``), runs when
-``NARDY_FAST_FULL_DIFFERENTIAL=1`` (as CI runs the suite, on both cores); otherwise a sample of each setting
-plays.
+The reference's rules are slow on crazy ladders, so how many games each setting plays depends on
+``NARDY_FAST_FULL_DIFFERENTIAL`` (see ``games_for``): unset, a sample of each setting; ``1`` (CI's suite, on
+both cores), a thousand random games of every setting but crazy's; ``all`` (the scheduled workflow
+``.github/workflows/differential.yml``), a thousand random games of every setting, crazy's included.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from test_games import SETTINGS
+from test_games import SETTING_IDS, SETTINGS
 
 import nardy_fast
 from nardy_fast import Game
@@ -26,9 +26,13 @@ from nardy_fast._dispatch import implementations
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
-FULL = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL") in ("1", "all")
-#: ``NARDY_FAST_FULL_DIFFERENTIAL=all``: a thousand games of every setting and policy, crazy's too (hours).
-EVERYTHING = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL") == "all"
+LEVEL = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL", "")
+FULL = LEVEL in ("1", "all")
+#: ``NARDY_FAST_FULL_DIFFERENTIAL=all``: a thousand random games of every setting, crazy's too (an hour or two).
+EVERYTHING = LEVEL == "all"
+#: Worker processes for the reference's games: two, even on larger machines, because one crazy game with
+#: ladder_per_value=4 takes a worker 12 GB (see games_for).
+WORKERS = 2
 pytestmark = pytest.mark.skipif(CORE is None, reason="the core is not built")
 
 
@@ -39,23 +43,32 @@ def reference_records(variant: str, flags: dict[str, object], first: int, games:
 
 
 def games_for(variant: str, flags: dict[str, object], policy: str) -> int:
-    """Games per setting and policy. Crazy ladders are where the reference is slow: a random crazy game takes it
-    0.2 to 1 s (a few games have ladders of hundreds of thousands of results), and under "first" (which keeps
-    taking the same kind of move into long ladders) or with ladder_per_value=4 seconds to minutes, so crazy
-    plays fewer games here; the core's loop is checked on up to a thousand crazy games per setting against
-    the Python game loop over the core's positions in test_games.py, and the core's moves against the
-    reference's position by position in test_differential.py."""
-    if EVERYTHING:
-        return 1000
-    if variant != "crazy":
-        return (1000 if policy == "random" else 200) if FULL else 20
+    """Games per setting and policy.
+
+    Crazy ladders are where the reference is slow. A thousand random crazy games take it about ten minutes on
+    two cores, and with ladder_per_value=4 about forty: one of those games has a 2-2 ladder of 3.4 million
+    results, which alone takes the reference 24 minutes and 12 GB (the core a minute). Under "first", which
+    keeps taking the same kind of move into long ladders, a crazy game takes seconds to minutes. So in CI
+    crazy plays a hundred random games per setting (five with ladder_per_value=4), and the scheduled
+    differential a thousand. The core's loop is also checked on up to a thousand crazy games per setting
+    against the Python game loop over the core's positions in test_games.py, and the core's moves against
+    the reference's position by position in test_differential.py.
+    """
     ladder4 = flags.get("ladder_per_value") == 4
     if policy == "random":
-        return (5 if ladder4 else 100) if FULL else (1 if ladder4 else 4)
+        if EVERYTHING or (FULL and variant != "crazy"):
+            return 1000
+        if variant == "crazy":
+            return (5 if ladder4 else 100) if FULL else (1 if ladder4 else 4)
+        return 20
+    if variant != "crazy":
+        return 200 if FULL else 20
+    if EVERYTHING:
+        return 2 if ladder4 else 20
     return (2 if ladder4 else 3) if FULL else 0
 
 
-@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=[f"{v}-{len(f)}" for v, f in SETTINGS])
+@pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=SETTING_IDS)
 @pytest.mark.parametrize("policy", ["random", "first"])
 def test_the_reference_plays_the_cores_games(variant: str, flags: dict[str, object], policy: str) -> None:
     games = games_for(variant, flags, policy)
@@ -63,8 +76,8 @@ def test_the_reference_plays_the_cores_games(variant: str, flags: dict[str, obje
         pytest.skip("played in the full differential only (NARDY_FAST_FULL_DIFFERENTIAL=1)")
     assert CORE is not None
     expected = CORE.playout(variant, games, seed=20261201, policy=policy, **flags)
-    chunk = max(1, games // 8)
-    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as pool:
+    chunk = max(1, min(20, games // 8))  # small chunks: a few games take most of crazy's time
+    with ProcessPoolExecutor(WORKERS, mp_context=get_context("spawn")) as pool:
         parts = [
             pool.submit(reference_records, variant, flags, first, min(chunk, games - first), policy)
             for first in range(0, games, chunk)
@@ -72,7 +85,9 @@ def test_the_reference_plays_the_cores_games(variant: str, flags: dict[str, obje
         found = np.frombuffer(b"".join(part.result() for part in parts), dtype=expected.dtype)
     assert len(found) == games
     mismatched = np.flatnonzero(found != expected)
-    assert not mismatched.size, f"games {mismatched[:10].tolist()} differ: {found[mismatched[:3]]} vs {expected[mismatched[:3]]}"
+    assert not mismatched.size, (
+        f"games {mismatched[:10].tolist()} differ: {found[mismatched[:3]]} vs {expected[mismatched[:3]]}"
+    )
 
 
 class GameBesidePlayout(RuleBasedStateMachine):
@@ -141,7 +156,11 @@ class GameBesidePlayout(RuleBasedStateMachine):
             record = records[0]
             assert len(rows) == len(positions) == offsets[1]
             assert ("white", "black")[record["winner"]] == game.winner()
-            assert (record["points"], record["plies"], record["turns"]) == (game.points(), game.plies, game.turns)
+            assert (record["points"], record["plies"], record["turns"]) == (
+                game.points(),
+                game.plies,
+                game.turns,
+            )
 
 
 GameBesidePlayout.TestCase.settings = settings(max_examples=25, stateful_step_count=60, deadline=None)
