@@ -317,8 +317,18 @@ def test_python_m_nardy_fast_exit_statuses() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 def test_python_m_nardy_fast_interrupted_exits_130() -> None:
     argv = [sys.executable, "-m", "nardy_fast", "playout", "--games", str((1 << 31) - 1), "--no-progress"]
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
-        assert process.stdout is not None and process.stdout.readline().startswith("playout: ")  # playing now
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+
+    def interruptible() -> None:
+        # a suite started in the background of a non-interactive shell ignores SIGINT, and so would the child
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    with subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+    ) as process:
+        try:
+            assert process.stdout is not None and process.stdout.readline().startswith("playout: ")  # playing
+            process.send_signal(signal.SIGINT)
+            _, err = process.communicate(timeout=60)
+        finally:
+            process.kill()  # never wait for two billion games
     assert (process.returncode, err) == (130, "nardy-fast: interrupted\n")
