@@ -4,19 +4,22 @@ booleans and sequences.
 * An integer is a Python ``int`` or a NumPy integer scalar; ``bool`` (Python's or NumPy's) never is one.
 * A boolean is a Python ``bool`` or a NumPy ``bool_``.
 * A sequence is any sized iterable but a string or bytes, NumPy arrays of one dimension included.
+* A name (a variant, a scheme, a side, a policy, ...) is a ``str`` (NumPy's ``str_`` included) equal to one
+  of the choices; nothing else is compared with them, so a NumPy array or an object whose ``__eq__`` raises
+  is simply not a name.
 
 Range checks belong to the caller, which names the field in its error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["IntLike", "Ints", "Bools", "integer", "boolean", "items"]
+__all__ = ["IntLike", "Ints", "Bools", "integer", "boolean", "items", "choice"]
 
 #: What the package accepts as an integer, a sequence of integers and a sequence of booleans.
 IntLike = Union[int, np.integer[Any]]
@@ -56,3 +59,12 @@ def items(value: object) -> Optional[tuple[object, ...]]:
         return tuple(value)
     except (TypeError, ValueError):
         return None
+
+
+def choice(value: object, choices: Collection[str]) -> Optional[str]:
+    """``value`` as a plain ``str`` when it is a string among ``choices``, else ``None``. Only strings are
+    compared, as plain strings: a subclass's ``__eq__`` or ``__hash__`` is never called."""
+    if not isinstance(value, str):
+        return None
+    name = str.__str__(value)
+    return name if name in choices else None
