@@ -22,6 +22,7 @@ Ctrl-C exits with status 130. Positions are written as in the package, e.g. "lon
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import difflib
 import math
@@ -38,7 +39,7 @@ import numpy.typing as npt
 
 from . import IMPLEMENTATION, MAX_PERFT_DEPTH, VARIANTS, Position, bench, corpus, divide, perft
 from ._dispatch import implementations, playout, rollout
-from .errors import NardyError, quote
+from .errors import QUOTE_LIMIT, NardyError, quote
 from .game import MAX_PLIES, OPENINGS, POLICIES
 from .perft import perft_cases
 from .position import Position as AnyPosition
@@ -66,30 +67,59 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+def _requoted(text: str) -> str:
+    """A value argparse quoted whole (its ``repr``), quoted again as this package quotes: cut to
+    :data:`~nardy_fast.errors.QUOTE_LIMIT` characters."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = None
+    return quote(value) if isinstance(value, str) else _cut(text)
+
+
+def _cut(text: str) -> str:
+    """Text of the command line that is not quoted, cut as :func:`~nardy_fast.errors.quote` cuts."""
+    return quote(text)[1:-1] if len(text) > QUOTE_LIMIT else text
+
+
+def _option_of(text: str) -> str:
+    """The option a command-line word names (``--x=value`` names ``--x``), cut when it is no real one."""
+    return _cut(text.partition("=")[0])
+
+
 def _argparse_message(message: str) -> str:
-    """argparse's error messages in this program's form, ``<option>: <problem> (got <value>)``."""
+    """argparse's error messages in this program's form, ``<option>: <problem> (got <value>)``, every value
+    given quoted through :func:`~nardy_fast.errors.quote` (argparse quotes them whole)."""
     message = _one_line(message)
     patterns: list[tuple[str, Callable[[re.Match[str]], str]]] = [
         (
             r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)",
-            lambda m: f"{m[1]}: must be one of {m[3]} (got {m[2]})",
+            lambda m: f"{m[1]}: must be one of {m[3]} (got {_requoted(m[2])})",
         ),
         (
             r"argument (\S+): invalid (\w+) value: (.*)",
-            lambda m: f"{m[1]}: must be {'an integer' if m[2] == 'int' else f'a {m[2]}'} (got {m[3]})",
+            lambda m: (
+                f"{m[1]}: must be {'an integer' if m[2] == 'int' else f'a {m[2]}'} (got {_requoted(m[3])})"
+            ),
         ),
         (r"argument (\S+): expected one argument", lambda m: f"{m[1]}: needs a value"),
         (r"argument (\S+): not allowed with argument (\S+)", lambda m: f"{m[1]}: not allowed with {m[2]}"),
-        (r"argument (\S+): ignored explicit argument (.*)", lambda m: f"{m[1]}: takes no value (got {m[2]})"),
+        (
+            r"argument (\S+): ignored explicit argument (.*)",
+            lambda m: f"{m[1]}: takes no value (got {_requoted(m[2])})",
+        ),
         (r"argument (\S+): (.*)", lambda m: f"{m[1]}: {m[2]}"),
-        (r"ambiguous option: (\S+) could match (.*)", lambda m: f"{m[1]}: ambiguous option, could be {m[2]}"),
+        (
+            r"ambiguous option: (.*) could match (.*)",
+            lambda m: f"{_option_of(m[1])}: ambiguous option, could be {m[2]} (got {quote(m[1])})",
+        ),
         (r"the following arguments are required: (.*)", lambda m: f"{m[1]}: required"),
     ]
     for pattern, rewrite in patterns:
         match = re.fullmatch(pattern, message)
         if match:
             return rewrite(match)
-    return message
+    return _cut(message)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,16 +138,26 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, max_help_position=32, width=110)
 
 
+#: Digits of the longest integer the command line reads: more than any bound needs (2**64 has 20), far fewer
+#: than the 4,300 past which Python refuses to convert text to an integer.
+_MAX_DIGITS = 100
+
+
+def _integer_text(text: str) -> Optional[int]:
+    """The integer a command-line word writes in ASCII digits (an optional sign, at most
+    :data:`_MAX_DIGITS` digits), else ``None``: no spaces, underscores or other scripts' digits."""
+    if re.fullmatch(rf"[+-]?[0-9]{{1,{_MAX_DIGITS}}}", text) is None:
+        return None
+    return int(text)
+
+
 def _integer(low: int, high: Optional[int] = None, span: str = "") -> Callable[[str], int]:
     """An argparse ``type``: an integer ``low..high`` (``high`` None: no upper bound), else an error that
     quotes the text given. ``span`` words the range when its bounds are unwieldy."""
     words = span or (f"{low}..{high}" if high is not None else f">= {low}")
 
     def integer(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        value = _integer_text(text)
         if value is None or value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"must be an integer {words} (got {quote(text)})")
         return value
@@ -132,7 +172,7 @@ _SEED = _integer(0, (1 << 64) - 1, "0..2**64-1")
 #: Game numbers stay below 2**62 (``playout`` refuses more), so the last game G+N-1 must too.
 _GAME_NUMBERS = 1 << 62
 _FIRST_GAME = _integer(0, _GAME_NUMBERS - 1, "0..2**62-1")
-_POSITIVE = _integer(1)
+_CORPUS_SIZE = _integer(1, corpus.MAX_SIZE, f"1..{corpus.MAX_SIZE:,}")
 _COUNT = _integer(0)
 
 #: The option of each argument the library names in its errors, so that its messages name the option.
@@ -306,10 +346,10 @@ def _parser() -> tuple[_Parser, dict[str, _Parser]]:
     )
     corpus_parser.add_argument(
         "--size",
-        type=_POSITIVE,
+        type=_CORPUS_SIZE,
         default=corpus.SIZE,
         metavar="N",
-        help="positions per variant (default: %(default)s)",
+        help=f"positions per variant, at most {corpus.MAX_SIZE:,} (default: %(default)s)",
     )
     return parser, subparsers
 
@@ -655,9 +695,9 @@ def _unknown(extras: list[str], command: Optional[str], subparser: Optional[_Par
     if not first.startswith("-"):
         return UsageError(f"{command or PROG}: unexpected argument (got {quote(' '.join(extras))})")
     known = [o for a in (subparser._actions if subparser else []) for o in a.option_strings]
-    near = difflib.get_close_matches(first.partition("=")[0], known, n=1)
+    near = difflib.get_close_matches(_option_of(first), known, n=1)
     hint = f"; did you mean {near[0]}?" if near else ""
-    return UsageError(f"{first.partition('=')[0]}: unknown option{where} (got {quote(first)}){hint}")
+    return UsageError(f"{_option_of(first)}: unknown option{where} (got {quote(first)}){hint}")
 
 
 def _run(argv: Optional[Sequence[str]]) -> int:

@@ -74,9 +74,11 @@ def playout_games(
     plies: npt.NDArray[np.int32],
     turns: npt.NDArray[np.int32],
     trajectories: bool,
+    stop: npt.NDArray[np.int32],
 ) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
     """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
-    given columns, without the GIL; with ``trajectories``, the positions played and their rolls."""
+    given columns, without the GIL; with ``trajectories``, the positions played and their rolls. Returns
+    ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag)."""
 
 def game_rolls(
     seed: int, games: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], stratify: bool

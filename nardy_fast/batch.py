@@ -37,17 +37,22 @@ def _array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.
 
 
 def _rows(positions: object, field: str) -> Rows:
-    """A C-contiguous ``int8`` matrix of positions, without silent wrap-around of out-of-range values."""
+    """A C-contiguous ``int8`` matrix of positions that belongs to the call, without silent wrap-around of
+    out-of-range values.
+
+    The copy is made before any check: the caller's array may be changed by another thread meanwhile, or be the
+    very buffer a result is written to, and the values checked must be the values used.
+    """
     array = _array(positions, field, NardyError, f"(N, {WIDTH})")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != WIDTH or array.dtype.kind not in "iu":
         raise field_error(NardyError, field, f"must be an integer array of shape (N, {WIDTH})", array.shape)
+    array = np.array(array, order="C", copy=True)
     if array.dtype != np.int8:
         if array.size and (array.min() < -128 or array.max() > 127):
             raise field_error(InvalidPositionError, field, "values must fit in int8", (array.min(), array.max()))
-        array = array.astype(np.int8)
-    return np.ascontiguousarray(array)
+    return array.astype(np.int8, copy=False)
 
 
 def _rolls(rolls: object, count: int) -> Rows:

@@ -28,6 +28,7 @@ import functools
 import math
 import multiprocessing
 import random
+import re
 import statistics
 import sys
 import time
@@ -35,7 +36,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +44,7 @@ import numpy.typing as npt
 from . import corpus
 from ._dispatch import batch_children, children, implementations
 from .errors import NardyError, field_error, quote
+from .inputs import choice, integer, items
 from .position import Position
 from .variants import VARIANTS
 
@@ -52,6 +54,9 @@ __all__ = [
     "DEFAULT_GAMES",
     "DEFAULT_GNUBG_GAMES",
     "DEFAULT_REFERENCE_GAMES",
+    "MAX_REPEATS",
+    "MAX_GAMES",
+    "MAX_PARTS",
     "POLICY_BATCH",
     "MIN_SECONDS",
     "TOP_FRACTION",
@@ -116,6 +121,13 @@ TOP_FRACTION = 0.01
 DOMINANT_SHARE = 0.5
 SEED = 2026
 SECTIONS = ("positions", "games")
+#: The bounds of :func:`main`'s counts (and the command's options): timed repeats, and games per
+#: measurement (``playout``'s own bound).
+MAX_REPEATS = 1000
+MAX_GAMES = (1 << 31) - 1
+#: The most parts the parallel measurements split their work in (threads, or processes started): far more
+#: than the two they measure, few enough that no machine is swamped.
+MAX_PARTS = 64
 
 LEGEND = """\
 legend:
@@ -281,7 +293,9 @@ def _batch_count(rows: Rows, rolls: Rows) -> Count:
 def batched(rows: Rows, rolls: Rows, threads: int = 1) -> Callable[[], Count]:
     """``nardy_fast.batch_children`` over all rows; with ``threads`` > 1, over parts of about equal work
     (``balanced_parts``) at once: the calling thread takes one, the threads of a pool the others. The parts and
-    the pool are made before timing, as a program that runs batches on threads keeps its threads."""
+    the pool are made before timing, as a program that runs batches on threads keeps its threads. ``threads``
+    is 1..:data:`MAX_PARTS`."""
+    threads = _bounded("threads", threads, 1, MAX_PARTS)
     if threads == 1:
         return lambda: _batch_count(rows, rolls)
     first, *others = balanced_parts(rows, rolls, threads)
@@ -351,7 +365,9 @@ def balanced_parts(rows: Rows, rolls: Rows, count: int) -> list[tuple[Rows, Rows
 
 def balanced_split(weights: npt.NDArray[np.int64], count: int) -> list[npt.NDArray[np.intp]]:
     """The indices of ``weights`` in ``count`` ascending parts: each index in turn, heaviest first, goes to the
-    part with the least weight so far (so the parts' weights differ by at most the largest weight)."""
+    part with the least weight so far (so the parts' weights differ by at most the largest weight).
+    ``count`` is 1..:data:`MAX_PARTS`."""
+    count = _bounded("count", count, 1, MAX_PARTS)
     loads = [0] * count
     members: list[list[int]] = [[] for _ in range(count)]
     for index in np.argsort(-weights, kind="stable"):
@@ -623,7 +639,10 @@ def core_games(start: str, games: int, seed: int = SEED, threads: int = 1) -> Ca
 
 def games_in_processes(start: str, games: int, seed: int = SEED, count: int = 2) -> Callable[[], Count]:
     """The control of ``core_games(start, games, seed, count)``: the same games, split by number
-    (``first_game``), at once in ``count`` processes."""
+    (``first_game``), at once in ``count`` processes (1..:data:`MAX_PARTS`): at least one game each."""
+    count = _bounded("count", count, 1, MAX_PARTS)
+    if integer(games) is None or games < count:
+        raise field_error(NardyError, "games", f"must be at least {count}, a game for each process", games)
     bounds = [games * i // count for i in range(count + 1)]
     return _in_processes(
         [
@@ -677,7 +696,11 @@ def game_works(games: int, gnubg_games_count: int, reference_games: int) -> list
             Work("core playout short", core_games("short", games), games),
             Work("core playout long", core_games("long", games), games),
             Work("core playout short, 2 threads", core_games("short", games, threads=2), games, warm_up=True),
-            Work("core playout short, 2 processes", games_in_processes("short", games), games, warm_up=True),
+        ]
+        if games >= 2:  # one game cannot be split in two (report_games says it was left out)
+            processes = games_in_processes("short", games)
+            works.append(Work("core playout short, 2 processes", processes, games, warm_up=True))
+        works += [
             Work(
                 f"core playout short, NumPy policy, batch {POLICY_BATCH:,}",
                 _callable_games("short", games),
@@ -740,6 +763,8 @@ def report_games(measures: Sequence[Measure]) -> str:
             + ", ".join(ratios)
         )
     omitted = []
+    if short is not None and "core playout short, 2 processes" not in by_label:
+        omitted.append("two processes (one game cannot be split in two: --games 2 or more)")
     if "gnubg_nn Python loop short" not in by_label:
         omitted.append("GNU Backgammon's loop (gnubg-nn not installed or --gnubg-games 0)")
     if "reference playout short" not in by_label:
@@ -752,14 +777,12 @@ def report_games(measures: Sequence[Measure]) -> str:
 # --- the command ----------------------------------------------------------------------------------------
 
 
-def _count(low: int, high: int = (1 << 31) - 1) -> Callable[[str], int]:
+def _count(low: int, high: int = MAX_GAMES) -> Callable[[str], int]:
     """An argparse ``type``: an integer ``low..high``, else an error that quotes the text given."""
 
     def parse(text: str) -> int:
-        try:
-            value: Optional[int] = int(text)
-        except ValueError:
-            value = None
+        # ASCII digits only, and few enough that Python converts them (it refuses more than 4,300)
+        value = int(text) if re.fullmatch(r"[+-]?[0-9]{1,100}", text) else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be an integer {low}..{high} (got {quote(text)})")
         return value
@@ -788,7 +811,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeats",
         metavar="N",
-        type=_count(1, 1000),
+        type=_count(1, MAX_REPEATS),
         default=DEFAULT_REPEATS,
         help=f"timed repeats (default {DEFAULT_REPEATS})",
     )
@@ -832,6 +855,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _bounded(field: str, value: object, low: int, high: int) -> int:
+    """An integer ``low..high`` given to :func:`main`, else a ``NardyError`` naming ``field``."""
+    number = integer(value)
+    if number is None or not low <= number <= high:
+        raise field_error(NardyError, field, f"must be an integer {low}..{high}", value)
+    return number
+
+
+def _names(field: str, value: object, choices: tuple[str, ...]) -> tuple[str, ...]:
+    """One or more names among ``choices`` given to :func:`main`, else a ``NardyError`` naming ``field``."""
+    found = items(value)
+    names = None if found is None else tuple(choice(name, choices) for name in found)
+    if not names or any(name is None for name in names):
+        raise field_error(NardyError, field, f"must be one or more of {choices}", value)
+    return cast("tuple[str, ...]", names)
+
+
 def command(args: argparse.Namespace) -> int:
     """Run the ``bench`` command with the options of :func:`add_arguments`."""
     return main(
@@ -859,12 +899,26 @@ def main(
     progress: Progress = _stderr_progress,
 ) -> int:
     """Run the benchmark: print its settings and legend, then each section's table as it ends, with
-    progress on stderr."""
+    progress on stderr.
+
+    The counts are bounded as the command's options are: ``size`` and ``reference_size`` 1..``corpus.SIZE``,
+    ``repeats`` 1..:data:`MAX_REPEATS`, ``games`` 1..:data:`MAX_GAMES` (with one game, the two-process
+    control is left out, and the report says so), ``gnubg_games_count`` and ``reference_games``
+    0..:data:`MAX_GAMES`; ``variants`` and ``sections`` are one or more names of ``VARIANTS`` and
+    :data:`SECTIONS`. Anything else is a ``NardyError`` naming the argument."""
     from . import IMPLEMENTATION
 
-    for field, value, low in (("size", size, 1), ("repeats", repeats, 1), ("games", games, 1)):
-        if not isinstance(value, int) or value < low:
-            raise field_error(NardyError, field, f"must be an integer of at least {low}", value)
+    size = _bounded("size", size, 1, corpus.SIZE)
+    if reference_size is not None:
+        reference_size = _bounded("reference_size", reference_size, 1, corpus.SIZE)
+    repeats = _bounded("repeats", repeats, 1, MAX_REPEATS)
+    games = _bounded("games", games, 1, MAX_GAMES)
+    gnubg_games_count = _bounded("gnubg_games_count", gnubg_games_count, 0, MAX_GAMES)
+    reference_games = _bounded("reference_games", reference_games, 0, MAX_GAMES)
+    variants = _names("variants", variants, VARIANTS)
+    sections = _names("sections", sections, SECTIONS)
+    if not callable(progress):
+        raise field_error(NardyError, "progress", "must be a callable taking a message", progress)
     reference = size if reference_size is None else min(reference_size, size)
     print(
         f"nardy_fast bench: implementation {IMPLEMENTATION}; {size:,} corpus positions per variant (reference"
@@ -885,9 +939,9 @@ def main(
 
 
 if __name__ == "__main__":
-    _parser = argparse.ArgumentParser(
-        prog="python -m nardy_fast.bench",
-        description="The bench command on its own: move generation and whole games, timed side by side.",
-    )
-    add_arguments(_parser)
-    sys.exit(command(_parser.parse_args()))
+    # the same program as ``python -m nardy_fast bench`` (its parser, its one-line errors), run as a script:
+    # this module is imported by the command line, which it does not import back
+    import runpy
+
+    sys.argv[1:1] = ["bench"]
+    runpy.run_module("nardy_fast", run_name="__main__", alter_sys=True)

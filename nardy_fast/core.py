@@ -14,7 +14,7 @@ from .batch import batch_api
 from .encodings import encode_api
 from .game import RECORD
 from .perft import perft
-from .playouts import PlayoutArgs, Trajectories, _on_threads, playout_api
+from .playouts import PlayoutArgs, StopFlag, Trajectories, _on_threads, playout_api
 from .position import Engine, Move
 from .position import Position as _Position
 from .rollouts import rollout_api
@@ -60,16 +60,17 @@ encode = encode_api(encode_rows)
 
 def _playout(args: PlayoutArgs) -> Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], Trajectories]]:
     """The core's kernel for the built-in policies: the games split into ``args.threads`` ranges, each played
-    in C without the GIL (the calling thread takes the first range)."""
+    in C without the GIL (the calling thread takes the first range), each checking the playout's stop flag
+    once per ply (a failure or Ctrl-C in one thread stops them all)."""
     winner, points = np.zeros(args.games, dtype=np.int8), np.zeros(args.games, dtype=np.int8)
     plies, turns = np.zeros(args.games, dtype=np.int32), np.zeros(args.games, dtype=np.int32)
     parts = args.parts()
     played: list[Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]] = [None] * args.threads
 
-    def play(part: int) -> None:
+    def play(part: int, stop: StopFlag) -> None:
         played[part] = _core.playout_games(
             args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
-            args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
+            args.first_game, *parts[part], winner, points, plies, turns, args.trajectories, stop,
         )  # fmt: skip
 
     _on_threads(args.threads, play)

@@ -15,21 +15,35 @@ import numpy as np
 import numpy.typing as npt
 
 from .batch import WIDTH
+from .errors import NardyError, field_error
+from .inputs import choice, integer
 from .variants import VARIANTS
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["SIZE", "SEED", "self_play", "load", "build"]
+__all__ = ["SIZE", "MAX_SIZE", "SEED", "self_play", "load", "build"]
 
 SIZE = 10_000
+#: The most positions per variant a corpus may hold (100 x the shipped size; 64 MB of rows a variant).
+MAX_SIZE = 100 * SIZE
 SEED = 20261129
 Rows = npt.NDArray[np.int8]
+
+
+def _check_size(size: object, field: str) -> int:
+    value = integer(size)
+    if value is None or not 0 <= value <= MAX_SIZE:
+        raise field_error(NardyError, field, f"must be an integer 0 <= {field} <= {MAX_SIZE:,} (MAX_SIZE)", size)
+    return value
 
 
 def self_play(position_class: type[Position], variant: str, count: int, seed: int) -> tuple[Rows, Rows]:
     """``count`` (position, roll) pairs met in random games: uniform rolls, uniform choice among the legal
     moves, a new game from the start whenever one ends."""
+    count = _check_size(count, "count")
+    if choice(variant, VARIANTS) is None:
+        raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
     rng = random.Random(seed)
     rows = np.zeros((count, WIDTH), dtype=np.int8)
     rolls = np.zeros((count, 2), dtype=np.int8)
@@ -47,6 +61,7 @@ def self_play(position_class: type[Position], variant: str, count: int, seed: in
 
 def build(position_class: type[Position], size: int = SIZE) -> dict[str, Rows]:
     """The corpus arrays for every variant (seed ``SEED + variant index``)."""
+    size = _check_size(size, "size")
     arrays: dict[str, Rows] = {}
     for index, variant in enumerate(VARIANTS):
         rows, rolls = self_play(position_class, variant, size, SEED + index)

@@ -112,8 +112,8 @@ def choice(seed: int, game: int, ply: int, n: int) -> int:
 
 
 def check_seed(seed: object, field: str = "seed") -> int:
-    """A seed: an integer 0 <= seed < 2**64."""
+    """A seed (or a game number, named by ``field``): an integer 0 <= value < 2**64."""
     value = integer(seed)
     if value is None or not 0 <= value < 1 << 64:
-        raise field_error(NardyError, field, "must be an integer 0 <= seed < 2**64", seed)
+        raise field_error(NardyError, field, f"must be an integer 0 <= {field} < 2**64", seed)
     return value

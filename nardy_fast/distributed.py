@@ -20,6 +20,10 @@ On one's own cluster (``dask scheduler`` on one machine, ``dask worker tcp://sch
 
 A script that starts a ``LocalCluster`` must do so under ``if __name__ == "__main__":`` (its worker
 processes are spawned, and they import the script's main module).
+
+Every function checks its request as the local function does (the same errors), and ``client`` and
+``shards`` too: a ``NardyError`` naming ``client`` for anything but an open synchronous ``Client``, naming
+``shards`` for anything but ``None`` or an integer 1..:data:`MAX_SHARDS`.
 """
 
 from __future__ import annotations
@@ -40,17 +44,22 @@ except ImportError as error:  # the package itself does not depend on Dask
 import nardy_fast
 
 from .errors import NardyError, field_error
-from .inputs import integer
+from .inputs import choice, integer
 from .perft import check_depth
 from .playouts import PlayoutArgs, Trajectories, check_playout
 from .position import Position
 from .rollouts import Rollout
 
-__all__ = ["SHARDS_PER_THREAD", "default_shards", "playout", "rollout", "perft"]
+__all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
 
 #: Shards per worker thread when ``shards`` is not given: a few, so that a slow shard (long games, a busy
 #: machine) does not hold up the end while the other threads idle.
 SHARDS_PER_THREAD = 4
+#: The most shards of one call (``shards`` and :func:`default_shards` alike): every shard is a task the
+#: scheduler tracks, and more than this would spend longer scheduling than any cluster spends playing.
+MAX_SHARDS = 1 << 16
+#: The states of a ``Client`` that can no longer run anything.
+_CLOSED = ("closing", "closed")
 #: Starting rows larger than this (in bytes) go to the cluster once (``Client.scatter``), not with every shard.
 _SCATTER_BYTES = 1 << 16
 
@@ -66,6 +75,8 @@ def _check_client(client: object) -> Any:
         raise field_error(NardyError, "client", "must be a distributed.Client", client)
     if client.asynchronous:
         raise field_error(NardyError, "client", "must be a synchronous Client (asynchronous=False)", client)
+    if choice(client.status, _CLOSED) is not None:
+        raise field_error(NardyError, "client", "is closed", client)
     return client
 
 
@@ -75,6 +86,8 @@ def _check_shards(shards: object) -> Optional[int]:
     count = integer(shards)
     if count is None or count < 1:
         raise field_error(NardyError, "shards", "must be a positive integer or None", shards)
+    if count > MAX_SHARDS:
+        raise field_error(NardyError, "shards", f"must be at most {MAX_SHARDS} (MAX_SHARDS)", shards)
     return count
 
 
@@ -99,9 +112,10 @@ def _check_rollout(position: object, games: object, seed: object, options: dict[
 
 
 def default_shards(client: distributed.Client) -> int:
-    """:data:`SHARDS_PER_THREAD` shards for each thread of ``client``'s workers now, at least 1."""
+    """:data:`SHARDS_PER_THREAD` shards for each thread of ``client``'s workers now, at least 1 and at most
+    :data:`MAX_SHARDS`."""
     threads: dict[str, int] = _check_client(client).nthreads()
-    return max(1, SHARDS_PER_THREAD * sum(threads.values()))
+    return min(MAX_SHARDS, max(1, SHARDS_PER_THREAD * sum(threads.values())))
 
 
 def _ranges(first: int, total: int, shards: int) -> list[tuple[int, int]]:
@@ -188,7 +202,7 @@ def playout(
 
     ``options`` are those of :func:`nardy_fast.playout`: ``policy`` (a callable one must pickle),
     ``opening``, ``stratify``, ``first_game``, ``batch``, ``threads`` (per shard) and rule flags. ``shards``
-    defaults to :func:`default_shards` and is never more than ``games``.
+    (at most :data:`MAX_SHARDS`) defaults to :func:`default_shards` and is never more than ``games``.
     """
     cluster = _check_client(client)
     options["trajectories"] = trajectories

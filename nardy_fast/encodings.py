@@ -65,9 +65,10 @@ from typing import Optional, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .batch import _rows
+from .batch import _array, _rows
 from .board import mover_point
 from .errors import NardyError, field_error
+from .inputs import choice
 from .layout import (
     BAR,
     BOARD,
@@ -80,6 +81,7 @@ from .layout import (
     ROLLS_PLAYED,
     TURN,
     VARIANT,
+    WIDTH,
     Rows,
     unpack,
 )
@@ -274,7 +276,8 @@ NUMPY_ENCODERS: Mapping[str, Callable[[Rows], Features]] = {
 class EncodeKernel(Protocol):
     """An implementation's encoder: writes the features of every row of a C-contiguous int8 matrix into
     ``out`` (float32, C-contiguous (N, F)) and returns -1, or the first row that is invalid or of a variant
-    ``scheme`` does not encode (the rows after it are left unwritten)."""
+    ``scheme`` does not encode (the rows after it are left unwritten). The rows encoded are the rows checked,
+    and the result is the same when ``out`` overlaps ``rows`` as when it does not."""
 
     def __call__(self, rows: Rows, scheme: str, out: Features) -> int:
         """Encode, or say where it stopped."""
@@ -283,7 +286,9 @@ class EncodeKernel(Protocol):
 
 def python_kernel(rows: Rows, scheme: str, out: Features) -> int:
     """The reference's kernel: every row checked by :func:`nardy_fast.layout.unpack`, then encoded with
-    NumPy."""
+    NumPy, both from one copy of ``rows`` (another thread may change them between the check and the encoding;
+    ``out`` is written only once every row is read)."""
+    rows = np.array(rows, dtype=np.int8, order="C", copy=True)
     allowed = SCHEMES[scheme].variants
     for index, row in enumerate(rows):
         try:
@@ -297,26 +302,29 @@ def python_kernel(rows: Rows, scheme: str, out: Features) -> int:
 
 
 def _scheme(scheme: object) -> Scheme:
-    if not isinstance(scheme, str) or scheme not in SCHEMES:
+    name = choice(scheme, SCHEMES)
+    if name is None:
         raise field_error(NardyError, "scheme", f"must be one of {tuple(SCHEMES)}", scheme)
-    return SCHEMES[scheme]
+    return SCHEMES[name]
 
 
 def _out(out: object, shape: tuple[int, ...]) -> Features:
-    """``out`` when it is a writable C-contiguous float32 array of ``shape``."""
+    """A plain ``ndarray`` view of ``out`` when it is a writable C-contiguous float32 array of ``shape``: its
+    own dtype, shape and flags, whatever a subclass's attributes say."""
     if not isinstance(out, np.ndarray):
         raise field_error(
             NardyError, "out", f"must be a float32 NumPy array of shape {shape}", type(out).__name__
         )
-    if out.dtype != np.float32 or out.shape != shape:
+    array: Features = np.ndarray.view(out, np.ndarray)
+    if array.dtype != np.float32 or array.shape != shape:
         raise field_error(
-            NardyError, "out", f"must be a float32 array of shape {shape}", (out.shape, str(out.dtype))
+            NardyError, "out", f"must be a float32 array of shape {shape}", (array.shape, str(array.dtype))
         )
-    if not out.flags.c_contiguous:
-        raise field_error(NardyError, "out", "must be C-contiguous", out.strides)
-    if not out.flags.writeable:
+    if not array.flags.c_contiguous:
+        raise field_error(NardyError, "out", "must be C-contiguous", array.strides)
+    if not array.flags.writeable:
         raise field_error(NardyError, "out", "must be writable", "read-only array")
-    return out
+    return array
 
 
 def _explain(rows: Rows, index: int, scheme: Scheme) -> NardyError:
@@ -345,17 +353,26 @@ def encode_api(kernel: EncodeKernel) -> Callable[..., Features]:
         layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
         array of the result's shape: the features are written there and it is returned (after an error its
         contents are unspecified). Every row is checked as ``Position.from_array`` checks it (the error names
-        the row), and must be of a variant the scheme encodes. The compiled core encodes without the GIL,
-        reading each row once into memory of its own.
+        the row), and must be of a variant the scheme encodes. The rows are copied first, and that copy is
+        checked, encoded and quoted in errors: ``out`` may overlap ``rows``, and another thread may change
+        them meanwhile (each row is then encoded as it was copied, or is an error). The compiled core encodes
+        without the GIL.
         """
         checked = _scheme(scheme)
-        matrix = _rows(rows, "rows")
-        single = len(matrix) == 1 and np.asarray(rows).ndim == 1  # converted again only for one row
-        shape = (checked.features,) if single else (len(matrix), checked.features)
-        target = np.zeros(shape, dtype=np.float32) if out is None else _out(out, shape)
-        bad = kernel(matrix, checked.name, target.reshape(len(matrix), checked.features))
+        array = _array(rows, "rows", NardyError, f"(N, {WIDTH})")
+        matrix = _rows(array, "rows")
+        shape = (checked.features,) if array.ndim == 1 else (len(matrix), checked.features)
+        if out is None:
+            result = target = np.zeros(shape, dtype=np.float32)
+        else:
+            result, target = out, _out(out, shape)
+        # the core writes through a C float pointer: an unaligned out is filled from an aligned array
+        written = target if target.flags.aligned else np.zeros(shape, dtype=np.float32)
+        bad = kernel(matrix, checked.name, written.reshape(len(matrix), checked.features))
         if bad >= 0:
             raise _explain(matrix, bad, checked)
-        return target
+        if written is not target:
+            target[...] = written
+        return result
 
     return encode

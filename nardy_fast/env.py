@@ -25,7 +25,9 @@ Seeds
     ``Game(variant, seed=s, game=k)`` exactly. The first reset without any seed draws the dice seed from the
     operating system's entropy (:class:`SingleAgentEnv` from its Gymnasium ``np_random``).
     ``reset(options={"start": position})`` starts from a position of the environment's variant instead
-    (``Game(position, ...)``: the side to move rolls first); other option keys are ignored.
+    (``Game(position, ...)``: the side to move rolls first); ``options`` is ``None`` or any mapping, and its
+    other keys are ignored. A seed is an integer ``0 <= seed < 2**64`` (Python's or NumPy's) in both
+    environments, checked before anything else is touched.
 
 Actions and observations
     Action ``i`` plays the ``i``-th move of ``game.legal_moves()`` (one per distinct result, in that order).
@@ -35,8 +37,10 @@ Actions and observations
     ``"action_mask"`` (int8, ``max_actions``), 1 for the actions the acting agent may take and all 0 for the
     other agent and after the end. The acting agent's ``info`` holds the ``roll`` (``None`` for a pending list),
     ``children`` (the results of the offered actions as packed rows (k, 64), in action order: an agent that
-    scores afterstates encodes them), ``legal_results`` (how many results the position has) and
-    ``not_offered`` (how many of them are beyond ``max_actions``).
+    scores afterstates encodes them; a read-only array no call can make writable, since every later
+    ``last()`` hands the same one), ``legal_results`` (how many results the position has) and
+    ``not_offered`` (how many of them are beyond ``max_actions``). Observations and masks are fresh arrays
+    every call: nothing handed out is read back by the environment.
 
 More results than ``max_actions``
     Crazy gulbar's ladders can have hundreds of thousands of results. The mask then offers the first
@@ -44,7 +48,10 @@ More results than ``max_actions``
     counts them. The game stays a legal game: the agent chooses among a subset. :data:`DEFAULT_MAX_ACTIONS`
     (1024) exceeds every result count met in the embedded corpus of the other four variants (at most 781, a
     short nardy position), so outside crazy gulbar nothing is cut in practice; the rule applies to every
-    variant alike all the same.
+    variant alike all the same. ``max_actions`` is at most :data:`MAX_ACTIONS` (``2**20``): every observation
+    copies a mask of ``max_actions`` bytes and each space holds a few arrays of that size, so the bound keeps
+    them at a megabyte (a policy head of more than a million outputs is no practical action space), where
+    ``2**40`` would ask NumPy for terabytes.
 
 Rewards and the end
     When the game ends the winner is rewarded with the points it scores (1, mars 2, koks 3) and the loser with
@@ -52,15 +59,19 @@ Rewards and the end
     (both agents, reward 0).
 
 Errors
-    An action out of ``range(max_actions)`` or masked out, an unknown variant or scheme, a scheme that does not
-    encode the variant, ``max_actions < 1``, a bad seed or start: a :class:`~nardy_fast.NardyError` naming the
-    field (``action``, ``variant``, ...). :func:`env`'s ``AssertOutOfBoundsWrapper`` asserts first for an
-    action outside the action space; :class:`SingleAgentEnv` by default ends the episode as a loss on a
-    masked-out action (its docstring says why).
+    An action out of ``range(max_actions)`` or masked out, an action other than ``None`` for an agent that has
+    finished, an unknown variant, scheme, render mode, agent or seat, a scheme that does not encode the
+    variant, ``max_actions`` outside ``1 ..`` :data:`MAX_ACTIONS`, a bad seed, ``options`` that are not a
+    mapping, a bad start: a :class:`~nardy_fast.NardyError` naming the field (``action``, ``variant``, ...).
+    A name is compared only as a plain string (:func:`nardy_fast.inputs.choice`), so a NumPy array or an
+    object whose ``__eq__`` raises is simply not one. :func:`env`'s ``AssertOutOfBoundsWrapper`` asserts first
+    for an action outside the action space (PettingZoo's convention); :class:`SingleAgentEnv` by default ends
+    the episode as a loss on a masked-out action (its docstring says why).
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, Optional, Union
@@ -82,7 +93,7 @@ from . import dice
 from .encodings import SCHEMES
 from .errors import NardyError, field_error
 from .game import MAX_PLIES, Game
-from .inputs import integer
+from .inputs import IntLike, choice, integer
 from .layout import WIDTH
 from .position import Move, Position
 from .variants import VARIANTS
@@ -90,6 +101,7 @@ from .variants import VARIANTS
 __all__ = [
     "AGENTS",
     "DEFAULT_MAX_ACTIONS",
+    "MAX_ACTIONS",
     "MAX_PLIES",
     "OPPONENTS",
     "NardyEnv",
@@ -103,6 +115,8 @@ AGENTS = ("white", "black")
 #: The default size of the action space: above the largest number of results (781) of any position of the
 #: embedded corpus outside crazy gulbar (``nardy_fast.corpus``), a power of two.
 DEFAULT_MAX_ACTIONS = 1024
+#: The largest ``max_actions``: a mask of a mebibyte per observation (module docstring, "More results").
+MAX_ACTIONS = 1 << 20
 #: The built-in opponents of :class:`SingleAgentEnv` (a callable is the third kind).
 OPPONENTS = ("random", "first")
 #: The bounds of every feature of every scheme: each is a count or a fraction of counts of a packed row (int8,
@@ -125,9 +139,57 @@ def _encode(rows: npt.NDArray[np.int8], scheme: str) -> npt.NDArray[np.float32]:
 
 def _check_max_actions(max_actions: object) -> int:
     value = integer(max_actions)
-    if value is None or value < 1:
-        raise field_error(NardyError, "max_actions", "must be an integer >= 1", max_actions)
+    if value is None or not 1 <= value <= MAX_ACTIONS:
+        raise field_error(
+            NardyError,
+            "max_actions",
+            f"must be an integer 1 <= max_actions <= 2**{MAX_ACTIONS.bit_length() - 1} (MAX_ACTIONS)",
+            max_actions,
+        )
     return value
+
+
+def _check_agent(agent: object) -> str:
+    name = choice(agent, AGENTS)
+    if name is None:
+        raise field_error(NardyError, "agent", f"must be one of {AGENTS}", agent)
+    return name
+
+
+def _read_only_rows(rows: list[npt.NDArray[np.int8]]) -> npt.NDArray[np.int8]:
+    """``rows`` as one (k, 64) array over an immutable buffer: no view, base or flag makes it writable."""
+    data = b"".join(row.tobytes() for row in rows)
+    return np.frombuffer(data, dtype=np.int8).reshape(len(rows), WIDTH)
+
+
+def _check_start(options: object, variant: str) -> Optional[Position]:
+    """The ``"start"`` of reset's ``options`` (read once), checked: ``None`` or an unfinished ``variant``
+    position."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise field_error(NardyError, "options", "must be None or a mapping", options)
+    try:
+        start = options.get("start")
+    except Exception as error:  # a hostile mapping: its own error would not name the argument
+        raise field_error(
+            NardyError, "options", f"could not be read ({type(error).__name__} from .get)", options
+        ) from error
+    if start is None:
+        return None
+    try:
+        usable = (
+            isinstance(start, Position)
+            and choice(start.variant, (variant,)) is not None
+            and not start.is_over()
+        )
+    except NardyError:  # an uninitialised Position
+        usable = False
+    if not usable or not isinstance(start, Position):
+        raise field_error(
+            NardyError, 'options["start"]', f"must be an unfinished {variant!r} Position", start
+        )
+    return start
 
 
 class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
@@ -146,34 +208,35 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         variant: str = "long",
         *,
         scheme: str = "nardy",
-        max_actions: int = DEFAULT_MAX_ACTIONS,
+        max_actions: IntLike = DEFAULT_MAX_ACTIONS,
         render_mode: Optional[str] = None,
         **flags: object,
     ) -> None:
         super().__init__()
-        if not isinstance(variant, str) or variant not in VARIANTS:
+        checked_variant = choice(variant, VARIANTS)
+        if checked_variant is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
-        if not isinstance(scheme, str) or scheme not in SCHEMES:
+        checked_scheme = choice(scheme, SCHEMES)
+        if checked_scheme is None:
             raise field_error(NardyError, "scheme", f"must be one of {tuple(SCHEMES)}", scheme)
-        if variant not in SCHEMES[scheme].variants:
-            encoded = tuple(sorted(SCHEMES[scheme].variants))
+        if checked_variant not in SCHEMES[checked_scheme].variants:
+            encoded = tuple(sorted(SCHEMES[checked_scheme].variants))
             raise field_error(
-                NardyError, "scheme", f"encodes only variant(s) {encoded}, not {variant!r}", scheme
+                NardyError, "scheme", f"encodes only variant(s) {encoded}, not {checked_variant!r}", scheme
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise field_error(
-                NardyError,
-                "render_mode",
-                f"must be None or one of {self.metadata['render_modes']}",
-                render_mode,
-            )
+        modes = type(self).metadata["render_modes"]
+        checked_mode = None if render_mode is None else choice(render_mode, modes)
+        if render_mode is not None and checked_mode is None:
+            raise field_error(NardyError, "render_mode", f"must be None or one of {modes}", render_mode)
+        variant, scheme = checked_variant, checked_scheme
         self.variant = variant
         self.scheme = scheme
         self.max_actions = _check_max_actions(max_actions)
-        self.render_mode = render_mode
-        #: The rule flags of every game.
-        self.flags: dict[str, Any] = dict(flags)
-        Game(variant, **self.flags)  # the flags checked now rather than at the first reset
+        self.render_mode = checked_mode
+        #: The rule flags of every game: all of the variant's, as the game checked them (plain values, so
+        #: that each reset plays by the rules the constructor accepted).
+        given: dict[str, Any] = dict(flags)
+        self.flags: dict[str, Any] = Game(variant, **given).position.flags
         self.metadata = {**type(self).metadata, "name": f"nardy_{variant}_v0"}
         self.possible_agents: list[str] = list(AGENTS)
         self.agents: list[str] = []
@@ -200,30 +263,30 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
 
     def observation_space(self, agent: str) -> spaces.Dict:
         """The observation space of ``agent`` (the same object every call)."""
-        return self._observation_spaces[agent]
+        return self._observation_spaces[_check_agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
         """The action space of ``agent``: ``Discrete(max_actions)`` (the same object every call)."""
-        return self._action_spaces[agent]
+        return self._action_spaces[_check_agent(agent)]
 
     def reset(self, seed: Optional[int] = None, options: Optional[Mapping[str, object]] = None) -> None:
         """Start a game: number 0 of dice seed ``seed`` when given, else the next game number of the current
         seed; ``options={"start": position}`` starts from a position of the variant."""
+        checked = None if seed is None else dice.check_seed(seed)
+        self._start(checked, _check_start(options, self.variant))
+
+    def _start(self, seed: Optional[int], start: Optional[Position]) -> None:
+        """:meth:`reset` with its arguments checked."""
         if seed is not None:
-            seed, number = dice.check_seed(seed), 0
+            number = 0
         elif self._seed is None:
             seed, number = secrets.randbits(63), 0
         else:
             seed, number = self._seed, self._number + 1
-        start = (options or {}).get("start")
         if start is None:
             self.game = Game(self.variant, seed=seed, game=number, **self.flags)
-        elif isinstance(start, Position) and start.variant == self.variant and not start.is_over():
-            self.game = Game(start, seed=seed, game=number)
         else:
-            raise field_error(
-                NardyError, 'options["start"]', f"must be an unfinished {self.variant!r} Position", start
-            )
+            self.game = Game(start, seed=seed, game=number)
         self._seed, self._number = seed, number
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0)
@@ -245,7 +308,14 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
             )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            if action is not None:  # PettingZoo's _was_dead_step would raise its own ValueError
+                raise field_error(
+                    NardyError,
+                    "action",
+                    f"must be None: the game is over and {agent} leaves with step(None)",
+                    action,
+                )
+            self._was_dead_step(None)
             return
         move = self._moves[self.check_action(action)]
         self._cumulative_rewards[agent] = 0
@@ -257,6 +327,7 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: the position's encoding and its action mask (all 0 unless it acts)."""
+        agent = _check_agent(agent)
         acting = self.game is not None and agent == self.agent_selection and not self._finished()
         mask = self._mask.copy() if acting else np.zeros(self.max_actions, dtype=np.int8)
         return {"observation": self._observation.copy(), "action_mask": mask}
@@ -338,12 +409,9 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         legal = game.legal_moves()
         self._moves = legal[: self.max_actions]
         self._mask[: len(self._moves)] = 1
-        children = np.zeros((len(self._moves), WIDTH), dtype=np.int8)
-        for i, move in enumerate(self._moves):
-            children[i] = move.result.to_array()
         self.infos[position.turn] = {
             "roll": game.roll,
-            "children": children,
+            "children": _read_only_rows([move.result.to_array() for move in self._moves]),
             "legal_results": len(legal),
             "not_offered": len(legal) - len(self._moves),
         }
@@ -353,7 +421,7 @@ def raw_env(
     variant: str = "long",
     *,
     scheme: str = "nardy",
-    max_actions: int = DEFAULT_MAX_ACTIONS,
+    max_actions: IntLike = DEFAULT_MAX_ACTIONS,
     render_mode: Optional[str] = None,
     **flags: object,
 ) -> NardyEnv:
@@ -366,7 +434,7 @@ def env(
     variant: str = "long",
     *,
     scheme: str = "nardy",
-    max_actions: int = DEFAULT_MAX_ACTIONS,
+    max_actions: IntLike = DEFAULT_MAX_ACTIONS,
     render_mode: Optional[str] = None,
     **flags: object,
 ) -> Any:
@@ -378,6 +446,22 @@ def env(
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
 
 
+def _check_illegal_reward(illegal_reward: object) -> Optional[float]:
+    if illegal_reward is None:
+        return None
+    value = None
+    if not isinstance(illegal_reward, (bool, np.bool_)) and isinstance(
+        illegal_reward, (int, float, np.integer, np.floating)
+    ):
+        try:
+            value = float(illegal_reward)  # an int beyond a float's range overflows
+        except OverflowError:
+            value = None
+    if value is None or not math.isfinite(value):  # a long double beyond a float's range is inf here
+        raise field_error(NardyError, "illegal_reward", "must be None or a finite number", illegal_reward)
+    return value
+
+
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of :class:`NardyEnv` as a Gymnasium environment, the other seat played by ``opponent``.
 
@@ -385,7 +469,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     seed: :func:`nardy_fast.dice.choice` of (seed, game number, ply), the choice ``playout(policy="random")``
     makes), ``"first"`` (the first legal move) or a callable with the playout policy's signature,
     ``opponent(children, offsets) -> choices``, called with the children rows (n, 64) of every legal move
-    and ``offsets = [0, n]`` and returning one choice (a sequence of one integer ``0 <= c < n``). The opponent
+    and ``offsets = [0, n]`` (read-only arrays no call can make writable) and returning one choice (a sequence of one integer ``0 <= c < n``). The opponent
     is not limited to ``max_actions``.
 
     Spaces, seeds, actions and rewards are the AEC environment's (module docstring), seen from ``seat``
@@ -412,45 +496,49 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         opponent: Union[str, Opponent] = "random",
         seat: str = "white",
         scheme: str = "nardy",
-        max_actions: int = DEFAULT_MAX_ACTIONS,
+        max_actions: IntLike = DEFAULT_MAX_ACTIONS,
         illegal_reward: Optional[float] = -3.0,
         render_mode: Optional[str] = None,
         **flags: object,
     ) -> None:
-        if illegal_reward is not None and (
-            isinstance(illegal_reward, (bool, np.bool_))
-            or not isinstance(illegal_reward, (int, float, np.integer, np.floating))
-            or not np.isfinite(illegal_reward)
-        ):
-            raise field_error(NardyError, "illegal_reward", "must be None or a finite number", illegal_reward)
-        if seat not in AGENTS:
+        self.illegal_reward = _check_illegal_reward(illegal_reward)
+        checked_seat = choice(seat, AGENTS)
+        if checked_seat is None:
             raise field_error(NardyError, "seat", f"must be one of {AGENTS}", seat)
-        if not (callable(opponent) or (isinstance(opponent, str) and opponent in OPPONENTS)):
+        # a string is a built-in name or nothing (a callable str subclass is no opponent); the kind is kept
+        # apart so that a callable is never compared with a name
+        if isinstance(opponent, str):
+            kind = choice(opponent, OPPONENTS)
+        else:
+            kind = "callable" if callable(opponent) else None
+        if kind is None:
             raise field_error(NardyError, "opponent", f"must be one of {OPPONENTS} or a callable", opponent)
         #: The AEC environment underneath (its ``game`` is the game being played).
         self.aec = NardyEnv(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
-        self.seat = seat
-        self.opponent = opponent
-        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+        self.seat = checked_seat
+        self.opponent = opponent if kind == "callable" else kind
+        self._kind = kind
         self._illegal = False  # the episode ended on a masked-out action
-        self.render_mode = render_mode
-        self.observation_space = self.aec.observation_space(seat)
-        self.action_space = self.aec.action_space(seat)
+        self.render_mode = self.aec.render_mode
+        self.observation_space = self.aec.observation_space(checked_seat)
+        self.action_space = self.aec.action_space(checked_seat)
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a game (seeds as the AEC environment's) and play the opponent until ``seat`` is to move."""
-        super().reset(seed=seed)
-        if seed is None and self.aec.game is None:
-            seed = int(self.np_random.integers(1 << 63))
-        self.aec.reset(seed=seed, options=options)
+        # checked here, before Gymnasium sees the seed: the AEC environment's seeds and message, NumPy's
+        # integers included (Gymnasium takes the Python int check_seed returns, of any size)
+        checked = None if seed is None else dice.check_seed(seed)
+        start = _check_start(options, self.aec.variant)
+        super().reset(seed=checked)
+        if checked is None and self.aec.game is None:
+            checked = int(self.np_random.integers(1 << 63))
+        self.aec._start(checked, start)
         self._illegal = False
         self._reply()
         if self.aec.game is not None and self.aec.game.is_over():
-            raise field_error(
-                NardyError, 'options["start"]', f"ends before {self.seat} moves", (options or {}).get("start")
-            )
+            raise field_error(NardyError, 'options["start"]', f"ends before {self.seat} moves", start)
         return self.aec.observe(self.seat), self._info()
 
     def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -505,18 +593,16 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return reward
 
     def _choose(self, game: Game, moves: list[Move]) -> int:
-        if self.opponent == "random":
+        if self._kind == "random":
             return dice.choice(game.seed, game.game, game.plies, len(moves))
-        if self.opponent == "first" or not callable(self.opponent):
+        if self._kind == "first" or not callable(self.opponent):
             return 0
-        children = np.zeros((len(moves), WIDTH), dtype=np.int8)
-        for i, move in enumerate(moves):
-            children[i] = move.result.to_array()
-        children.flags.writeable = False
-        choices = self.opponent(children, np.array([0, len(moves)], dtype=np.int64))
+        children = _read_only_rows([move.result.to_array() for move in moves])
+        offsets = np.frombuffer(np.array([0, len(moves)], dtype=np.int64).tobytes(), dtype=np.int64)
+        choices = self.opponent(children, offsets)
         try:
             array = np.asarray(choices)
-        except (ValueError, TypeError):
+        except Exception:  # a returned object that cannot be read is no choice
             array = np.zeros(0, dtype=object)
         if array.shape != (1,) or array.dtype.kind not in "iu" or not 0 <= int(array[0]) < len(moves):
             raise field_error(

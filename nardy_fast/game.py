@@ -11,6 +11,7 @@ import numpy as np
 
 from . import dice
 from .errors import IllegalMoveError, NardyError, field_error
+from .inputs import boolean, choice
 from .position import Move, Position
 from .variants import VARIANTS
 
@@ -41,6 +42,22 @@ def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
     return position_class
 
 
+#: Digits of the largest seed or game number, 2**64 - 1.
+_NUMBER_DIGITS = len(str((1 << 64) - 1))
+
+
+def _header_number(options: dict[str, str], name: str) -> int:
+    """The seed or the game number of a record's header: ASCII digits of a value 0 <= value < 2**64 (the
+    length checked first: Python refuses to convert more than 4,300 digits)."""
+    digits = options[name]
+    if not (digits.isascii() and digits.isdigit()):
+        raise field_error(NardyError, name, "must be written with the digits 0-9 in a record", digits)
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > _NUMBER_DIGITS or int(significant) >> 64:
+        raise field_error(NardyError, name, f"must be an integer 0 <= {name} < 2**64", digits)
+    return int(significant)
+
+
 class Game:
     """A game with seeded dice: ``Game("long", seed=1)`` rolls for who starts and plays the opening per
     ``opening``; ``Game(position, seed=1)`` starts from any position, the side to move rolling first.
@@ -64,14 +81,16 @@ class Game:
     ) -> None:
         self.seed = dice.check_seed(seed)
         self.game = dice.check_seed(game, "game")
-        if not isinstance(stratify, bool):
+        stratified = boolean(stratify)
+        if stratified is None:
             raise field_error(NardyError, "stratify", "must be True or False", stratify)
         #: Whether the first two rolls are the game number's pair of the 36 x 36 (:mod:`nardy_fast.dice`).
-        self.stratify = stratify
-        if opening not in OPENINGS:
+        self.stratify = stratified
+        how = choice(opening, OPENINGS)
+        if how is None:
             raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
         #: How the first roll was made: one of :data:`OPENINGS`, or ``"-"`` for a game from a position.
-        self.opening = opening
+        self.opening = how
         #: The (roll, move) of every ply so far; the roll is ``None`` for a transfer segment.
         self.history: list[tuple[Optional[tuple[int, int]], Move]] = []
         self._rolls = 0  # rolls drawn so far (the ROLL stream's counter)
@@ -86,7 +105,8 @@ class Game:
             self.start = start
             self.roll: Optional[tuple[int, int]] = None if start.pending else self._draw()
             return
-        if not isinstance(start, str) or start not in VARIANTS:
+        variant = choice(start, VARIANTS)
+        if variant is None:
             raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
         cls = _position_class(position_class)
         k = 0
@@ -95,11 +115,11 @@ class Game:
             if white != black:
                 break
             k += 1
-        first = cls.start(start, **flags)
+        first = cls.start(variant, **flags)
         if black > white:
             first = cls(first.state._replace(turn="black"))
         self.start = first
-        self.roll = (max(white, black), min(white, black)) if opening == "use_single_dice" else self._draw()
+        self.roll = (max(white, black), min(white, black)) if how == "use_single_dice" else self._draw()
 
     def _draw(self) -> tuple[int, int]:
         drawn = dice.roll(self.seed, self.game, self._rolls, self.stratify)
@@ -120,7 +140,8 @@ class Game:
     def play(self, move: Union[Move, str]) -> Position:
         """Play ``move`` (a :class:`Move` of :meth:`legal_moves` or a move text) and draw the next roll."""
         if self.is_over():
-            raise field_error(IllegalMoveError, "move", "the game is over", str(move))
+            shown = str(move) if isinstance(move, Move) else move  # only a Move's own str is trusted
+            raise field_error(IllegalMoveError, "move", "the game is over", shown)
         position = self.position
         if isinstance(move, Move) and move.parent is position and move.roll == self.roll:
             candidate = move  # a move of legal_moves(): legal as it stands
@@ -182,18 +203,19 @@ class Game:
         each checked against its recorded side and roll."""
         if not isinstance(text, str) or not text.startswith(_HEADER):
             raise field_error(NardyError, "record", f"must start with {_HEADER!r}", text)
+        text = str.__str__(text)  # a str subclass's own methods take no part in the parsing
         header, *plies = [line for line in text.splitlines() if line.strip()]
         fields, _, start_text = header[len(_HEADER) :].partition("|")
-        options = dict(part.partition("=")[::2] for part in fields.split())
-        numbers = [options.get(k, "") for k in ("seed", "game")]
+        pairs = [part.partition("=")[::2] for part in fields.split()]
+        options = dict(pairs)
         if (
-            set(options) - {"stratify"} != {"seed", "game", "opening"}
+            len(options) != len(pairs)
+            or set(options) - {"stratify"} != {"seed", "game", "opening"}
             or options.get("stratify", "1") != "1"
-            or not all(n.isascii() and n.isdigit() for n in numbers)
         ):
             raise field_error(NardyError, "record", "has a malformed header", header)
+        seed, number = (_header_number(options, name) for name in ("seed", "game"))
         start = _position_class(position_class).from_text(start_text.strip())
-        seed, number = (int(n) for n in numbers)
         stratify = "stratify" in options
         if options["opening"] == "-":
             replay = cls(start, seed=seed, game=number, stratify=stratify)
@@ -209,10 +231,15 @@ class Game:
             )
             if replay.start != start:
                 raise field_error(NardyError, "record", "does not start as its seed and opening do", header)
-        for line in plies:
+        for ply, line in enumerate(plies, 1):
             parts = line.split(" ", 3)
             expected = "pending" if replay.roll is None else f"{replay.roll[0]}-{replay.roll[1]}"
-            if len(parts) != 4 or parts[1] != replay.position.turn[0] or parts[2] != expected:
+            if (
+                len(parts) != 4
+                or parts[0] != str(ply)
+                or parts[1] != replay.position.turn[0]
+                or parts[2] != expected
+            ):
                 raise field_error(
                     NardyError, "record", "has a ply that does not follow the game's dice", line
                 )

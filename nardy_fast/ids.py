@@ -103,7 +103,7 @@ import numpy.typing as npt
 
 from . import layout
 from .errors import InvalidNotationError, InvalidPositionError, NardyError, field_error
-from .inputs import boolean, items
+from .inputs import boolean, choice, items
 from .state import State, check_roll, make_state
 from .variants import FLAG_BY_NAME, FLAG_SPECS, LONG_FAMILY, SPECS, START_BOARDS, VARIANTS, flag
 
@@ -143,7 +143,7 @@ def _text(field: str, value: object) -> str:
     """``value`` when it is a string, else an ``InvalidNotationError`` naming ``field``."""
     if not isinstance(value, str):
         raise field_error(InvalidNotationError, field, "must be a string", value)
-    return value
+    return str.__str__(value)  # a plain str: a subclass's own methods take no part in the parsing
 
 
 def _short_only(state: State, what: str) -> None:
@@ -198,9 +198,10 @@ def _checked(field: str, text: str, *args: object) -> State:
 
 
 def _turn(turn: object) -> str:
-    if not isinstance(turn, str) or turn not in _SIDES:
+    side = choice(turn, _SIDES)
+    if side is None:
         raise field_error(InvalidPositionError, "turn", "must be 'white' or 'black'", turn)
-    return turn
+    return side
 
 
 def _base64_key(field: str, text: object, length: int, size: int) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .board import mover_point
 from .errors import NardyError, field_error
-from .inputs import integer
+from .inputs import choice, integer
 from .variants import VARIANTS
 
 __all__ = ["to_white", "to_own"]
@@ -34,11 +34,13 @@ def _checked(point: object, side: object, variant: object) -> tuple[int, str, st
     number = integer(point)
     if number is None or not 1 <= number <= 24:
         raise field_error(NardyError, "point", "must be an integer 1..24", point)
-    if not isinstance(side, str) or side not in _SIDES:
+    side_name = choice(side, _SIDES)
+    if side_name is None:
         raise field_error(NardyError, "side", "must be 'white' or 'black'", side)
-    if not isinstance(variant, str) or variant not in VARIANTS:
+    variant_name = choice(variant, VARIANTS)
+    if variant_name is None:
         raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
-    return number, side, variant
+    return number, side_name, variant_name
 
 
 def to_white(point: object, side: str, variant: str) -> int:

@@ -10,7 +10,7 @@ policy sees all their children at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Literal, NamedTuple, Optional, Protocol, TypeVar, Union, cast, overload
 
 import numpy as np
@@ -33,6 +33,7 @@ __all__ = [
     "lockstep_playout",
     "PlayoutFunction",
     "playout_api",
+    "StopFlag",
 ]
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[Any])
@@ -40,6 +41,10 @@ Records = npt.NDArray[np.void]
 
 #: A callable policy: ``policy(children, offsets) -> choices`` (see :func:`playout`).
 Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], object]
+
+#: The stop flag of one playout, one int32 shared by its threads (the core's loop reads it without the GIL):
+#: set when any of them fails or is interrupted, and then each of the others stops within a ply.
+StopFlag = npt.NDArray[np.int32]
 
 
 class Trajectories(NamedTuple):
@@ -168,9 +173,11 @@ def check_playout(
 
 
 def check_choices(choices: object, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """What a callable policy returned, checked: one integer per game, each ``0 <= c < count``."""
+    """What a callable policy returned, checked: one integer per game, each ``0 <= c < count``. The checks are
+    made on a copy, which alone is returned: the policy's own array may be changed meanwhile (by a thread it
+    started, say), and a choice checked must be the choice played."""
     try:
-        array = np.asarray(choices)
+        array = np.array(choices)
     except (ValueError, TypeError):
         array = np.zeros(0, dtype=object)
     if array.shape != counts.shape or array.dtype.kind not in "iu":
@@ -287,10 +294,14 @@ def _who_starts(seed: int, number: int) -> tuple[int, int]:
         k += 1
 
 
-def _read_only(array: ArrayT) -> ArrayT:
-    """A view the policy cannot write through (nor make writable): the chosen rows are read after it returns."""
-    array.flags.writeable = False
-    return array.view()
+def _handed_out(array: ArrayT) -> ArrayT:
+    """A copy of ``array`` for the policy, which the package never reads again (it keeps the original to
+    itself): read-only over an immutable ``bytes`` object, so neither it nor any array in its ``base`` chain
+    can be made writable. (An array that owns its data can always be made writable again, and memory behind
+    ``__array_interface__`` can be written by anyone: what is handed out is therefore also never read back.)
+    The children and offsets of unfinished games are at least 16 bytes, so ``tobytes`` makes a ``bytes``
+    object of their own, never one of the interpreter's shared one-byte objects."""
+    return cast(ArrayT, np.frombuffer(array.tobytes(), dtype=array.dtype).reshape(array.shape))
 
 
 def lockstep_playout(
@@ -301,11 +312,13 @@ def lockstep_playout(
     last: int,
     out: npt.NDArray[np.void],
     trajectory_parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]],
+    stop: StopFlag,
 ) -> None:
     """Records ``first`` up to ``last`` of a playout with a callable policy, ``args.batch`` games at a time: at
     each ply one ``batch_children`` call for every unfinished game of the batch, one call of the policy with
-    all their children, then each game moves to its chosen child and draws its next roll (none after a
-    finished game or before a transfer segment, as :class:`Game` does)."""
+    copies of all their children (:func:`_handed_out`), then each game moves to its chosen child and draws its
+    next roll (none after a finished game or before a transfer segment, as :class:`Game` does). Returns early,
+    ``out`` part-filled, at the first ply that finds ``stop`` set (another thread of the playout failed)."""
     assert args.callback is not None
     policy = args.callback
     for begin in range(first, last, args.batch):
@@ -316,11 +329,13 @@ def lockstep_playout(
         turns = np.zeros(len(numbers), dtype=np.int32)
         active = np.arange(len(numbers))
         while active.size:
+            if stop[0]:
+                return
             if args.trajectories:
                 trajectory_parts.append((active + begin, rows[active], rolls[active]))
             children, offsets, _ = batch_children(rows[active], rolls[active])
             counts = np.diff(offsets)
-            choices = check_choices(policy(_read_only(children), _read_only(offsets)), counts)
+            choices = check_choices(policy(_handed_out(children), _handed_out(offsets)), counts)
             chosen = children[offsets[:-1] + choices]
             turns[active] += rolls[active, 0] != 0
             plies[active] += 1
@@ -370,9 +385,9 @@ def callable_playout(
         [] for _ in range(args.threads)
     ]
 
-    def play(part: int) -> None:
+    def play(part: int, stop: StopFlag) -> None:
         first, last = args.parts()[part]
-        lockstep_playout(batch_children, game_rolls, args, first, last, out, pieces[part])
+        lockstep_playout(batch_children, game_rolls, args, first, last, out, pieces[part], stop)
 
     _on_threads(args.threads, play)
     if not args.trajectories:
@@ -380,24 +395,36 @@ def callable_playout(
     return out, _gathered(args.games, [piece for part in pieces for piece in part])
 
 
-def _on_threads(threads: int, play: Callable[[int], None]) -> None:
-    """``play(0)`` .. ``play(threads - 1)`` at once, the calling thread taking part 0; the first exception is
-    raised after every part has finished."""
-    if threads == 1:
-        play(0)
-        return
-    with ThreadPoolExecutor(threads - 1) as pool:
-        others = [pool.submit(play, part) for part in range(1, threads)]
-        error: Optional[BaseException] = None
+def _on_threads(threads: int, play: Callable[[int, StopFlag], None]) -> None:
+    """``play(0, stop)`` .. ``play(threads - 1, stop)`` at once, the calling thread taking part 0, all with
+    one stop flag (:data:`StopFlag`). An exception in any part sets it, and so does one raised in the calling
+    thread while it waits for the others (Ctrl-C: signals reach only the main thread), so that every part
+    stops within a ply instead of playing its whole range. The calling thread's exception, else the first
+    other part's, is raised once every part has returned: no thread of the playout outlives it."""
+    stop: StopFlag = np.zeros(1, dtype=np.int32)
+
+    def guarded(part: int) -> None:
         try:
-            play(0)
-        except BaseException as caught:  # re-raised below, once the other threads are done
-            error = caught
-        for other in others:
-            try:
-                other.result()
-            except BaseException as caught:
-                error = error or caught
+            play(part, stop)
+        except BaseException:
+            stop[0] = 1
+            raise
+
+    if threads == 1:
+        play(0, stop)
+        return
+    others: list[Future[None]] = []
+    with ThreadPoolExecutor(threads - 1) as pool:  # its exit waits for every part
+        try:
+            others.extend(pool.submit(guarded, part) for part in range(1, threads))
+            play(0, stop)
+            wait(others)  # here, not in the pool's exit: Ctrl-C while waiting must set the flag too
+        finally:
+            # on the way out by an exception (part 0's, or Ctrl-C at any point here) the others stop within
+            # a ply; on the way out after ``wait``, every part is done and the flag changes nothing
+            stop[0] = 1
+    for other in others:
+        error = other.exception()
         if error is not None:
             raise error
 
@@ -483,15 +510,17 @@ def playout_api(
           games are played ``batch`` at a time in lock-step: once per ply the policy gets the children of
           every unfinished game of the batch, ``children`` (M, 64) int8 rows in ``legal_moves`` order and
           ``offsets`` (n + 1,) int64 (the children of the ``i``-th unfinished game, in game order, are
-          ``children[offsets[i]:offsets[i + 1]]``; the arrays are read-only), and returns ``n`` integers, the
-          index of the chosen child within each game's. Its cost is one ``batch_children`` call and one Python
-          call per ply of a batch, so large batches amortise it. A policy may call back into the package; an
-          exception it raises propagates unchanged and the playout returns nothing.
+          ``children[offsets[i]:offsets[i + 1]]``; both are read-only copies the package never reads again, so
+          nothing a policy does to them changes a game), and returns ``n`` integers, the index of the chosen
+          child within each game's (copied, then checked). Its cost is one ``batch_children`` call and one
+          Python call per ply of a batch, so large batches amortise it. A policy may call back into the
+          package; an exception it raises propagates unchanged and the playout returns nothing.
 
         The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
         A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
         compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
-        policies run on ``threads`` threads too, each its own range of games.
+        policies run on ``threads`` threads too, each its own range of games. An exception in any thread
+        (Ctrl-C in the calling one) stops every thread within a ply, and is raised once they have all stopped.
         """
         args = check_playout(
             start, games, seed, policy, threads, opening, flags, first_game, stratify, batch, trajectories

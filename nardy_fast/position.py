@@ -16,9 +16,9 @@ import numpy.typing as npt
 from . import ids, layout, notation, svg, zobrist
 from .board import BAR, OFF, Side, Step, move_checker, mover_point, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
-from .inputs import Bools, IntLike, Ints
+from .inputs import Bools, IntLike, Ints, choice
 from .state import State, check_limit, check_roll, check_state, make_state
-from .variants import LONG_FAMILY, START_BOARDS, FlagValue
+from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
 
 __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of"]
 
@@ -185,8 +185,9 @@ class Position:
     @classmethod
     def start(cls: type[P], variant: str, **flags: object) -> P:
         """The starting position of ``variant``, White to move, both first rolls to come."""
-        board = START_BOARDS.get(variant) if isinstance(variant, str) else None
-        return cls.from_board(variant, board if board is not None else (), **flags)  # type: ignore[arg-type]
+        name = choice(variant, VARIANTS)  # a plain str: a subclass's __hash__ or __eq__ takes no part
+        board = START_BOARDS[name] if name is not None else ()
+        return cls.from_board(variant if name is None else name, board, **flags)  # type: ignore[arg-type]
 
     @classmethod
     def from_board(

@@ -12,20 +12,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Union
+from typing import Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import NardyError, field_error
+from .inputs import choice, integer, items
 from .position import Position
 
-__all__ = ["OUTCOMES", "Rollout", "rollout_api"]
+__all__ = ["OUTCOMES", "MAX_GAMES", "Rollout", "rollout_api"]
 
 #: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
 #: single game, 2 a mars, 3 a koks).
 OUTCOMES = ("white_single", "white_mars", "white_koks", "black_single", "black_mars", "black_koks")
 _SIDES = ("white", "black")
+#: The most games a :class:`Rollout` counts, its counts and unfinished games together: far beyond any run
+#: (one ``rollout`` plays fewer than 2**31), and a bound that keeps every figure a finite float.
+MAX_GAMES = (1 << 63) - 1
 
 
 def _stderr(total: float, squares: float, games: int) -> float:
@@ -43,7 +47,9 @@ class Rollout:
     """The outcomes of the games of a rollout: ``counts`` (games per outcome, in :data:`OUTCOMES` order),
     ``unfinished`` (games given up after :data:`~nardy_fast.game.MAX_PLIES` plies) and ``turn``, the side to
     move in the position rolled out. The probabilities and the equity follow from these counts alone, so
-    rollouts of disjoint ranges of games (``first_game``) combine exactly (:meth:`combine`).
+    rollouts of disjoint ranges of games (``first_game``) combine exactly (:meth:`combine`). A rollout counts
+    at least one game and at most :data:`MAX_GAMES`; anything else is a :class:`~nardy_fast.NardyError`
+    naming ``counts``, ``unfinished`` or ``turn``.
 
     The standard errors are those of independent games. Stratified games are not independent (their first two
     rolls are balanced), and their true error is smaller: the figures given are an upper bound then.
@@ -54,16 +60,28 @@ class Rollout:
     turn: str
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.counts, tuple)
-            or len(self.counts) != len(OUTCOMES)
-            or not all(isinstance(c, int) and c >= 0 for c in self.counts)
-        ):
-            raise field_error(NardyError, "counts", f"must be {len(OUTCOMES)} counts >= 0", self.counts)
-        if not isinstance(self.unfinished, int) or self.unfinished < 0:
+        found = items(self.counts)
+        counts = None if found is None or len(found) != len(OUTCOMES) else tuple(integer(c) for c in found)
+        if counts is None or any(c is None or c < 0 for c in counts):
+            raise field_error(NardyError, "counts", f"must be {len(OUTCOMES)} integers >= 0", self.counts)
+        unfinished = integer(self.unfinished)
+        if unfinished is None or unfinished < 0:
             raise field_error(NardyError, "unfinished", "must be an integer >= 0", self.unfinished)
-        if self.turn not in _SIDES:
+        games = sum(cast("tuple[int, ...]", counts)) + unfinished
+        if games == 0:
+            # every figure of a rollout is a share of its games: with none, there is no result to give
+            problem = "must count at least one game (with unfinished)"
+            raise field_error(NardyError, "counts", problem, self.counts)
+        if games > MAX_GAMES:
+            problem = "must count at most 2**63 - 1 games (with unfinished)"
+            raise field_error(NardyError, "counts", problem, self.counts)
+        turn = choice(self.turn, _SIDES)
+        if turn is None:
             raise field_error(NardyError, "turn", f"must be one of {_SIDES}", self.turn)
+        # the checked values, as plain ints and str (the dataclass is frozen: set through object)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "unfinished", unfinished)
+        object.__setattr__(self, "turn", turn)
 
     @classmethod
     def from_records(cls, records: npt.NDArray[np.void], turn: str) -> Rollout:
@@ -79,8 +97,15 @@ class Rollout:
     @classmethod
     def combine(cls, parts: Iterable[Rollout]) -> Rollout:
         """One rollout of all the games of ``parts`` (rollouts of the same position, of disjoint games)."""
+        if isinstance(parts, (str, bytes)) or not isinstance(parts, Iterable):
+            raise field_error(NardyError, "parts", "must be an iterable of rollouts", parts)
         found = list(parts)
-        if not found or len({part.turn for part in found}) != 1:
+        if not found:
+            raise field_error(NardyError, "parts", "must be one or more rollouts of one side to move", found)
+        for index, part in enumerate(found):
+            if not isinstance(part, Rollout):
+                raise field_error(NardyError, f"parts[{index}]", "must be a Rollout", part)
+        if len({part.turn for part in found}) != 1:
             raise field_error(NardyError, "parts", "must be one or more rollouts of one side to move", found)
         counts = tuple(sum(column) for column in zip(*(part.counts for part in found)))
         return cls(counts, sum(part.unfinished for part in found), found[0].turn)

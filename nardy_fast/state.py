@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional, cast
 
 from .board import block_is_legal, to_mover
 from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
-from .inputs import boolean, integer, items
+from .inputs import boolean, choice, integer, items
 from .variants import LONG_FAMILY, SPECS, VARIANTS, Flags, flag, normalize_flags
 
 __all__ = ["State", "make_state", "check_state", "check_roll", "check_limit", "limit_error"]
@@ -118,11 +118,15 @@ def make_state(
     rolls_played: object = (0, 0),
 ) -> State:
     """Check every field of a position and return it normalised."""
-    if not isinstance(variant, str) or variant not in VARIANTS:
+    known_variant = choice(variant, VARIANTS)
+    if known_variant is None:
         raise field_error(InvalidPositionError, "variant", f"must be one of {VARIANTS}", variant)
+    variant = known_variant
     flag_values = normalize_flags(variant, flags)
-    if not isinstance(turn, str) or turn not in ("white", "black"):
+    known_turn = choice(turn, ("white", "black"))
+    if known_turn is None:
         raise field_error(InvalidPositionError, "turn", "must be 'white' or 'black'", turn)
+    turn = known_turn
     cells = _board(board)
     bars = _int_pair("bar", bar, 0, 15)
     offs = _int_pair("off", off, 0, 15)
@@ -172,7 +176,8 @@ def check_state(state: object) -> State:
     names = None if pairs is None else [items(pair) for pair in pairs]
     if names is None or any(pair is None or len(pair) != 2 or not isinstance(pair[0], str) for pair in names):
         raise field_error(InvalidPositionError, "flags", "must be (name, value) pairs", state.flags)
-    flags: dict[str, object] = {str(pair[0]): pair[1] for pair in names}  # type: ignore[index]
+    # a flag's name as a plain str: a subclass's __str__, __eq__ or __hash__ takes no part
+    flags: dict[str, object] = {str.__str__(pair[0]): pair[1] for pair in names}  # type: ignore[index]
     if len(flags) != len(names):
         raise field_error(InvalidPositionError, "flags", "must name each flag once", state.flags)
     return make_state(

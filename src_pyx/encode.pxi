@@ -3,6 +3,8 @@
 # shared module's tables, read at import; the values are computed as its NumPy encoders compute them, bit for
 # bit (float32 arithmetic: the units are exact, and n / 15 is one correctly rounded division in both).
 
+from libc.stdint cimport uintptr_t
+
 from nardy_fast import encodings as _encodings
 
 cdef enum:
@@ -150,11 +152,17 @@ cdef void encode_nardy(const Pos *p, float *o) noexcept nogil:
                 o[FLAG_UNIT_AT[k] + d] = (p.exc >> d) & 1
 
 
+cdef bint overlap(const void *a, size_t a_size, const void *b, size_t b_size) noexcept:
+    """Whether the bytes [a, a + a_size) and [b, b + b_size) have one in common."""
+    return <uintptr_t> a < <uintptr_t> b + b_size and <uintptr_t> b < <uintptr_t> a + a_size
+
+
 def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
     """Write the features of every row of ``rows`` (N, 64) for ``scheme`` into ``out`` (N, F), without the GIL.
     Returns -1, or the first row that fails its checks or is of a variant the scheme does not encode (the rows
     after it are left unwritten). Each row is copied into memory of this call before it is read: ``rows`` may
-    be changed by another thread meanwhile."""
+    be changed by another thread meanwhile. When ``out`` overlaps ``rows``, all of them are copied first, since
+    the features of a row would be written over rows still to be read."""
     cdef int s = _SCHEME_IDS.get(scheme, -1)
     cdef Py_ssize_t n = rows.shape[0], i
     cdef int64_t bad = -1
@@ -165,6 +173,8 @@ def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
         raise _field_error(_NardyError, "out", "must be (N, F) for rows (N, 64) and a known scheme",
                            (scheme, rows.shape[0], rows.shape[1], out.shape[0], out.shape[1]))
     features = SCHEME_FEATURES[s]
+    if n and overlap(&rows[0, 0], n * WIDTH, &out[0, 0], n * features * sizeof(float)):
+        rows = np.array(rows, dtype=np.int8, order="C", copy=True)
     with nogil:
         for i in range(n):
             memcpy(&p, &rows[i, 0], sizeof(Pos))

@@ -11,6 +11,11 @@ cdef enum:
 # a game still going after this many plies is given up (nardy_fast.game.MAX_PLIES)
 cdef int32_t GAME_MAX_PLIES = _MAX_PLIES
 
+cdef enum:
+    # what play_game returns when its playout's stop flag was set (another thread of the playout failed, or
+    # was interrupted): not a failure of its own, so not an E_* code
+    GAMES_STOPPED = -100
+
 
 cdef inline uint64_t dice_mix(uint64_t z) noexcept nogil:
     """One step of SplitMix64 from state ``z`` (``nardy_fast.dice.mix``)."""
@@ -112,10 +117,11 @@ cdef int traj_add(Traj *t, const Pos *p, int d1, int d2) noexcept nogil:
 
 cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
                    uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points,
-                   Traj *traj) noexcept nogil:
+                   Traj *traj, const volatile int32_t *stop) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
     end, as ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions to ``traj`` unless it is
-    NULL; 0, or an ``E_*`` code."""
+    NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds ``stop[0]`` set (volatile: another
+    thread sets it while this one runs)."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef uint64_t rolls = 0, k = 0
@@ -137,6 +143,8 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES:
+        if stop[0]:
+            return GAMES_STOPPED
         if traj != NULL and traj_add(traj, &p, d1, d2) < 0:
             return E_MEMORY
         setup(g, &p, d1, d2)
@@ -163,15 +171,16 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
 
 cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
                     bint first_policy, bint stratify, uint64_t seed, int64_t number0, int64_t first, int64_t last,
-                    int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj) noexcept nogil:
+                    int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj,
+                    const volatile int32_t *stop) noexcept nogil:
     """Records ``first`` up to ``last``, record ``i`` being game number ``number0 + i`` from start
-    ``(number0 + i) % nstarts``; 0 or an ``E_*`` code."""
+    ``(number0 + i) % nstarts``; 0, an ``E_*`` code or ``GAMES_STOPPED`` (see ``play_game``)."""
     cdef int64_t i, number
     cdef int status
     for i in range(first, last):
         number = number0 + i
         status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, seed,
-                           <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj)
+                           <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj, stop)
         if status < 0:
             return status
     return 0
@@ -179,11 +188,16 @@ cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start,
 
 def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
                   int opening, bint stratify, int64_t number0, int64_t first, int64_t last, int8_t[::1] winner,
-                  int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories):
+                  int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
+                  int32_t[::1] stop):
     """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
     record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
     ranges of the same columns at once). With ``trajectories``, returns the positions played and their rolls,
-    ``(rows (K, 64), rolls (K, 2))``; else ``None``."""
+    ``(rows (K, 64), rolls (K, 2))``; else ``None``.
+
+    ``stop`` is the playout's stop flag, one int32 shared by its threads: once another thread sets it (the
+    playout failed or was interrupted there), this one returns ``None`` within a ply, its columns part-filled,
+    instead of playing the rest of its range; the caller raises the other thread's exception."""
     cdef Generator workspace
     cdef int status
     cdef const Pos *rows
@@ -192,7 +206,7 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
     cdef cnp.npy_intp dims[2]
     if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games
             or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or nstarts < 1
-            or number0 < 0 or number0 > (<int64_t> 1 << 62)):
+            or number0 < 0 or number0 > (<int64_t> 1 << 62) or stop.shape[0] != 1):
         raise _field_error(_NardyError, "playout", "columns and ranges do not agree", (first, last, games))
     rows = <const Pos *> &starts[0, 0]
     for i in range(nstarts):
@@ -204,7 +218,9 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
         with nogil:
             status = play_games(workspace.g, rows, nstarts, from_start, opening == 1, policy == 1, stratify, seed,
                                 number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
-                                &traj if trajectories else NULL)
+                                &traj if trajectories else NULL, &stop[0])
+        if status == GAMES_STOPPED:
+            return None
         search_status(status, 0)
         if not trajectories:
             return None
