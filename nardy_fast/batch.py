@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["WIDTH", "pack", "unpack", "Kernel", "BatchResult", "batch_api", "python_kernel"]
 
 
-def _array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.NDArray[np.generic]:
+def as_array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.NDArray[np.generic]:
     """``np.asarray(value)`` of an integer dtype, or ``cls`` naming ``field`` (ragged lists, objects, floats;
     a ``bool`` among Python numbers)."""
     try:
@@ -36,14 +36,14 @@ def _array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.
     return array
 
 
-def _rows(positions: object, field: str) -> Rows:
+def check_rows(positions: object, field: str) -> Rows:
     """A C-contiguous ``int8`` matrix of positions that belongs to the call, without silent wrap-around of
     out-of-range values.
 
     The copy is made before any check: the caller's array may be changed by another thread meanwhile, or be the
     very buffer a result is written to, and the values checked must be the values used.
     """
-    array = _array(positions, field, NardyError, f"(N, {WIDTH})")
+    array = as_array(positions, field, NardyError, f"(N, {WIDTH})")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != WIDTH or array.dtype.kind not in "iu":
@@ -56,7 +56,7 @@ def _rows(positions: object, field: str) -> Rows:
 
 
 def _rolls(rolls: object, count: int) -> Rows:
-    array = _array(rolls, "rolls", InvalidDiceError, f"({count}, 2)")
+    array = as_array(rolls, "rolls", InvalidDiceError, f"({count}, 2)")
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] not in (1, count) or array.dtype.kind not in "iu":
@@ -160,7 +160,7 @@ def batch_api(
         whose pages then need no fault.
         """
         limit = check_limit(max_results)
-        matrix = _rows(positions, "positions")
+        matrix = check_rows(positions, "positions")
         roll_rows = _rolls(rolls, len(matrix))
         children_rows, offsets, keys, bad, over = kernel(matrix, roll_rows, limit)
         if over:
@@ -178,6 +178,6 @@ def batch_api(
             if found is not None:
                 return found
         roll = (0, 0) if dice is None else dice
-        return batch_children(_rows(position, "positions"), roll, max_results=max_results)[0]
+        return batch_children(check_rows(position, "positions"), roll, max_results=max_results)[0]
 
     return batch_children, children

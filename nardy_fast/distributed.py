@@ -111,6 +111,16 @@ def _check_rollout(position: object, games: object, seed: object, options: dict[
     return _check_playout(position, games, seed, playout_options)
 
 
+def _gathered(cluster: Any, tasks: list[Any]) -> Any:
+    """The results of ``tasks``; when the wait ends early (Ctrl-C, a failed shard), the shards not yet
+    started are cancelled rather than left to run for nobody (Dask cannot stop one already running)."""
+    try:
+        return cluster.gather(tasks)
+    except BaseException:
+        cluster.cancel(tasks)
+        raise
+
+
 def default_shards(client: distributed.Client) -> int:
     """:data:`SHARDS_PER_THREAD` shards for each thread of ``client``'s workers now, at least 1 and at most
     :data:`MAX_SHARDS`."""
@@ -217,7 +227,7 @@ def playout(
         cluster.submit(_playout_task, sent, size, args.seed, {**options, "first_game": first}, pure=False)
         for first, size in _ranges(args.first_game, args.games, min(count, args.games))
     ]
-    parts: list[Any] = cluster.gather(tasks)
+    parts: list[Any] = _gathered(cluster, tasks)
     if not args.trajectories:
         return np.concatenate(parts)
     return np.concatenate([records for records, _ in parts]), _joined([paths for _, paths in parts])
@@ -245,7 +255,7 @@ def rollout(
         cluster.submit(_rollout_task, position, size, args.seed, {**options, "first_game": first}, pure=False)
         for first, size in _ranges(args.first_game, args.games, min(count, args.games))
     ]
-    return Rollout.combine(cluster.gather(tasks))
+    return Rollout.combine(_gathered(cluster, tasks))
 
 
 def perft(client: distributed.Client, position: Position, depth: int, *, shards: Optional[int] = None) -> int:
@@ -267,5 +277,5 @@ def perft(client: distributed.Client, position: Position, depth: int, *, shards:
         return 0
     count = min(count, len(items))
     tasks = [cluster.submit(_perft_task, items[i::count], levels - 1, pure=False) for i in range(count)]
-    counts: list[int] = cluster.gather(tasks)
+    counts: list[int] = _gathered(cluster, tasks)
     return sum(counts)

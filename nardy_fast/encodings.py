@@ -65,7 +65,7 @@ from typing import Optional, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .batch import _array, _rows
+from .batch import as_array, check_rows
 from .board import mover_point
 from .errors import NardyError, field_error
 from .inputs import choice
@@ -359,8 +359,8 @@ def encode_api(kernel: EncodeKernel) -> Callable[..., Features]:
         without the GIL.
         """
         checked = _scheme(scheme)
-        array = _array(rows, "rows", NardyError, f"(N, {WIDTH})")
-        matrix = _rows(array, "rows")
+        array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
+        matrix = check_rows(array, "rows")
         shape = (checked.features,) if array.ndim == 1 else (len(matrix), checked.features)
         if out is None:
             result = target = np.zeros(shape, dtype=np.float32)

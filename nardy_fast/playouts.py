@@ -17,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import dice, layout
+from .batch import check_rows
 from .errors import NardyError, field_error
 from .game import MAX_PLIES, OPENINGS, POLICIES, RECORD, Game, _position_class
-from .inputs import integer
+from .inputs import choice, integer
 from .position import Position
 from .variants import VARIANTS
 
@@ -105,14 +106,16 @@ def check_playout(
     if count is None or count < 1 or count >= 1 << 31:
         raise field_error(NardyError, "games", "must be a positive integer below 2**31", games)
     callback: Optional[Policy] = None
+    name = choice(policy, POLICIES)
     if callable(policy) and not isinstance(policy, str):
         callback = policy
-    elif not isinstance(policy, str) or policy not in POLICIES:
+    elif name is None:
         raise field_error(NardyError, "policy", f"must be one of {POLICIES} or a callable", policy)
     workers = integer(threads)
     if workers is None or not 1 <= workers <= 1024:
         raise field_error(NardyError, "threads", "must be an integer 1..1024", threads)
-    if not isinstance(opening, str) or opening not in OPENINGS:
+    how = choice(opening, OPENINGS)
+    if how is None:
         raise field_error(NardyError, "opening", f"must be one of {OPENINGS}", opening)
     first = integer(first_game)
     if first is None or not 0 <= first < (1 << 62) - count:
@@ -124,11 +127,12 @@ def check_playout(
         raise field_error(NardyError, "batch", "must be an integer 1..2**20", batch)
     from_start = isinstance(start, str)
     if from_start:
-        if start not in VARIANTS:
+        variant = choice(start, VARIANTS)
+        if variant is None:
             raise field_error(
                 NardyError, "start", f"must be a variant, a Position or rows, one of {VARIANTS}", start
             )
-        rows = layout.pack(_position_class(None).start(start, **flags).state)[None, :]
+        rows = layout.pack(_position_class(None).start(variant, **flags).state)[None, :]
     else:
         if flags:
             raise field_error(NardyError, "flags", "are the positions' own when they are given", flags)
@@ -146,9 +150,10 @@ def check_playout(
                 or not len(array)
             ):
                 raise field_error(NardyError, "start", "must be a variant, a Position or rows (N, 64)", start)
-            # a copy of our own: the core reads the rows without the GIL, while another thread may change the
-            # caller's array; the checks below are made on this copy, and only it is played
-            rows = np.array(array, dtype=np.int8, order="C", copy=True)
+            # a copy of our own (values that do not fit int8 refused, not wrapped): the core reads the rows
+            # without the GIL, while another thread may change the caller's array; the checks below are made on
+            # this copy, and only it is played
+            rows = check_rows(array, "start")
         for index, row in enumerate(rows):
             try:
                 state = layout.unpack(row)
@@ -161,9 +166,9 @@ def check_playout(
         from_start,
         count,
         dice.check_seed(seed),
-        -1 if callback else POLICIES.index(str(policy)),
+        -1 if name is None else POLICIES.index(name),
         workers,
-        OPENINGS.index(opening),
+        OPENINGS.index(how),
         first,
         _boolean(stratify, "stratify"),
         size,

@@ -266,3 +266,22 @@ def test_without_dask_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch
     monkeypatch.delitem(sys.modules, "nardy_fast.distributed")
     with pytest.raises(ImportError, match=r'pip install "nardy-fast\[dask\]"'):
         importlib.import_module("nardy_fast.distributed")
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
+def test_an_interrupted_wait_cancels_the_shards(error: type[BaseException]) -> None:
+    """Ctrl-C (or a failed shard) while the results are gathered cancels the shards, then goes on."""
+
+    class Cluster:
+        cancelled: list[object] = []
+
+        def gather(self, tasks: list[object]) -> list[object]:
+            raise error("while gathering")
+
+        def cancel(self, tasks: list[object]) -> None:
+            self.cancelled.extend(tasks)
+
+    cluster, tasks = Cluster(), ["shard 0", "shard 1"]
+    with pytest.raises(error, match="while gathering"):
+        nd._gathered(cluster, tasks)
+    assert cluster.cancelled == tasks

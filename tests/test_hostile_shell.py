@@ -546,3 +546,40 @@ def test_corpus_self_play_names_a_bad_variant() -> None:
         corpus.self_play(nardy_fast.Position, np.array(["long"]), 3, 1)  # type: ignore[arg-type]
     rows, rolls = corpus.self_play(nardy_fast.Position, np.str_("long"), 3, 1)
     assert rows.shape == (3, 64) and rolls.shape == (3, 2)
+
+
+# --- playout's names and rows (shared by both implementations: one check_playout) ---------------------------
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_NAMES))
+@pytest.mark.parametrize("field", ["policy", "opening", "start"])
+def test_playout_names_are_compared_as_plain_strings(field: str, kind: str) -> None:
+    value = NOT_NAMES[kind]()
+    if field == "start" and isinstance(value, np.ndarray):
+        pytest.skip("an array is rows to playout: refused by their shape check")
+    if field == "policy" and isinstance(value, HostileObject):
+        pytest.skip("a policy that is not a string is a callable or nothing: HostileObject is not callable")
+    rejects(lambda: nardy_fast.playout(**{"start": "long", "games": 2, "seed": 1, field: value}), field)
+
+
+def test_playout_names_may_be_str_subclasses() -> None:
+    """A ``str`` subclass equal to a name is that name, its own ``__eq__`` and ``__hash__`` never called."""
+
+    class Name(str):
+        __eq__ = HostileStr.__eq__
+        __ne__ = HostileStr.__ne__
+        __hash__ = HostileStr.__hash__
+
+    expected = nardy_fast.playout("gulbar", 4, seed=3, policy="first", opening="use_single_dice")
+    found = nardy_fast.playout(Name("gulbar"), 4, seed=3, policy=Name("first"), opening=Name("use_single_dice"))
+    assert found.tobytes() == expected.tobytes()
+
+
+def test_playout_rows_that_do_not_fit_int8_are_refused() -> None:
+    """Rows of a wider dtype are checked before they are narrowed: 256 + k is no k."""
+    rows = nardy_fast.Position.start("long").to_array().astype(np.int16)[None, :]
+    start = nardy_fast.Position.start("long")
+    assert nardy_fast.playout(rows, 2, seed=1).tobytes() == nardy_fast.playout(start, 2, seed=1).tobytes()
+    rows[0, 23] += 256
+    with pytest.raises(nardy_fast.InvalidPositionError, match=r"^start: values must fit in int8"):
+        nardy_fast.playout(rows, 2, seed=1)
