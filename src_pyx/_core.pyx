@@ -26,6 +26,7 @@ from bits cimport (
     negated, nonzero_bytes)
 from nardy_types cimport WIDTH, Gen, Node, NodeBuf, Pos, Result, Table
 
+from nardy_fast import board as _board
 from nardy_fast import layout as _layout
 from nardy_fast import zobrist as _zobrist
 from nardy_fast.errors import InvalidDiceError as _InvalidDiceError
@@ -56,9 +57,13 @@ cdef extern from "Python.h":
 
 include "tables.pxi"
 include "memory.pxi"
+include "numbering.pxi"
+include "block.pxi"
+include "gate.pxi"
 include "rules.pxi"
 include "levels.pxi"
 include "depth_first.pxi"
+include "search.pxi"
 include "results.pxi"
 include "rows.pxi"
 include "api_moves.pxi"

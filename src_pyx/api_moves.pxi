@@ -1,49 +1,7 @@
-# The per-call API: search workspaces owned by one call each, Position.legal_moves and its lazy Move objects,
-# the key of a state.
-
-
-@cython.auto_pickle(False)
-cdef class Generator:
-    """A search workspace. A call takes one from ``_WORKSPACES`` (or a new one) and owns it until it has read
-    its results back, so that a call made meanwhile (another thread, a garbage-collector callback, a
-    finaliser) never shares it."""
-
-    cdef Gen *g
-
-    def __cinit__(self):
-        self.g = gen_new()
-        if self.g == NULL:
-            raise MemoryError()
-
-    def __dealloc__(self):
-        if self.g != NULL:
-            gen_free(self.g)
-            free(self.g)
-
-
-# Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL.
-cdef list _WORKSPACES = []
-cdef int MAX_WORKSPACES = 8
-# A workspace that grew past this many bytes (a huge crazy ladder) is emptied before it is kept.
-cdef size_t WORKSPACE_KEEP = 16 << 20
-
-
-cdef Generator take_workspace(int64_t limit):
-    cdef Generator workspace
-    try:
-        workspace = _WORKSPACES.pop()
-    except IndexError:
-        workspace = Generator()
-    workspace.g.limit = limit
-    return workspace
-
-
-cdef void give_back(Generator workspace) noexcept:
-    if gen_bytes(workspace.g) > WORKSPACE_KEEP:
-        gen_free(workspace.g)
-    if len(_WORKSPACES) < MAX_WORKSPACES:
-        _WORKSPACES.append(workspace)
-
+# The per-call API: Position.legal_moves and its lazy Move objects, the key of a state, and how a failed
+# search is raised.
+# Uses: tables, memory, gate, rules, search, results, rows.
+# Offers: search_status.
 
 cdef int raise_set() except -1:
     """Propagate the exception a signal handler set (``E_SIGNAL``)."""

@@ -1,7 +1,7 @@
 # The depth-first search of up to four dice (docs/rules.md, Normal step to Canonical step order) over one
-# board, undoing each step, and the entry point of both searches (search), with its look for signals.
-
-
+# board, undoing each step.
+# Uses: tables, memory, block.
+# Offers: depth_first_search.
 cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
     cdef const uint64_t *u = <const uint64_t *> r.b
     cdef const uint64_t *v = <const uint64_t *> b
@@ -349,58 +349,3 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
     if g.ndice and g.b[XOFF] != 15 and visit_steps(g) < 0:
         return -1
     return 0
-
-
-cdef void higher_die(Gen *g) noexcept nogil:
-    """(D) docs/rules.md, Higher die, for the results of either search: with two different values of which
-    only one can be played, the higher. When some one-step result played the higher value (``used == 1``), the
-    others go."""
-    cdef int32_t i, kept = 0
-    cdef bint any_high = False
-    if g.ordered or g.best != 1:
-        return
-    for i in range(g.nres):
-        if g.res[i].used == 1:
-            any_high = True
-            break
-    if any_high:
-        for i in range(g.nres):
-            if g.res[i].used == 1:
-                g.res[kept] = g.res[i]
-                g.steps[kept * g.ndice] = g.steps[i * g.ndice]
-                kept += 1
-        g.nres = kept
-
-
-cdef int tick(Gen *g) noexcept nogil:
-    """Count one unit of work; every ``TICK_MASK + 1`` of them, run the signal handlers (with the GIL, which
-    this thread may hold already): -1 when one raised (its exception is set), else 0."""
-    cdef int status = 0
-    g.ticks += 1
-    if (g.ticks & TICK_MASK) == 0:
-        with gil:
-            status = PyErr_CheckSignals()
-    return status
-
-
-cdef int search(Gen *g) noexcept nogil:
-    """Find the legal moves (docs/rules.md, Maximal use of the dice to Canonical step order) from the board
-    ``setup`` made: fills ``g.res`` with the distinct results, in order of their canonical steps
-    (``g.steps``), all of ``g.best`` steps.
-
-    Returns the number of results, or an ``E_*`` code (< 0). Bounded by ``g.limit`` (max_results), counted in
-    the levels of ``levels_search``: the depth-first search, whose levels are never that large, serves only
-    searches without a limit below ``DFS_LEVEL_BOUND``.
-    """
-    cdef int status
-    if tick(g) < 0:
-        return E_SIGNAL
-    if g.ndice <= 4 and not g.per_step and (g.limit == 0 or g.limit >= DFS_LEVEL_BOUND):
-        if depth_first_search(g) < 0:
-            return E_MEMORY
-    else:
-        status = levels_search(g)
-        if status < 0:
-            return status
-    higher_die(g)
-    return g.nres

@@ -2,6 +2,8 @@
 # written into a float32 buffer without the GIL. The schemes, their variants and the "nardy" layout are the
 # shared module's tables, read at import; the values are computed as its NumPy encoders compute them, bit for
 # bit (float32 arithmetic: the units are exact, and n / 15 is one correctly rounded division in both).
+# Uses: tables, gate.
+# Offers: nothing.
 
 from libc.stdint cimport uintptr_t
 

@@ -2,6 +2,8 @@
 # (docs/rules.md, Who starts: who starts, the opening roll; moves, extra rolls and transfer segments follow
 # from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
 # playout loop without the GIL.
+# Uses: tables, memory, gate, rules, search, results, api_moves.
+# Offers: nothing.
 
 cdef enum:
     STREAM_START = 1   # nardy_fast.dice.START, ROLL, CHOICE

@@ -1,6 +1,8 @@
 # The level-by-level search (docs/rules.md, Normal step to Canonical step order): every node of a level
 # expanded into the next, equal nodes merged; for crazy ladders, the per-step block check, and searches
 # bounded by max_results.
+# Uses: tables, memory, block.
+# Offers: levels_search.
 
 
 cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int32_t parent_index, int src, int dst,

@@ -1,5 +1,9 @@
 # Memory of a search: growable buffers, the hash table of a level (stamped, so that a reset clears nothing),
-# the search workspace (Gen) and its results.
+# the search workspace (Gen) and its results, the pool of workspaces that calls take and give back, and the
+# count of a search's work (tick) with its look for signals, which both searches make.
+# Uses: tables.
+# Offers: buf_reserve, give_back, grown, next_result, resized, results_reserve, table_find_or_add, table_reset,
+# table_resize, take_workspace, tick.
 
 
 cdef inline int64_t grown(int64_t cap, int64_t need, int64_t first) noexcept nogil:
@@ -178,3 +182,57 @@ cdef inline Result *next_result(Gen *g) noexcept nogil:
         return NULL
     NARDY_CHECK(g.nres < g.res_cap, "a result beyond the results' capacity")
     return &g.res[g.nres]
+
+
+@cython.auto_pickle(False)
+cdef class Generator:
+    """A search workspace. A call takes one from ``_WORKSPACES`` (or a new one) and owns it until it has read
+    its results back, so that a call made meanwhile (another thread, a garbage-collector callback, a
+    finaliser) never shares it."""
+
+    cdef Gen *g
+
+    def __cinit__(self):
+        self.g = gen_new()
+        if self.g == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.g != NULL:
+            gen_free(self.g)
+            free(self.g)
+
+
+# Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL.
+cdef list _WORKSPACES = []
+cdef int MAX_WORKSPACES = 8
+# A workspace that grew past this many bytes (a huge crazy ladder) is emptied before it is kept.
+cdef size_t WORKSPACE_KEEP = 16 << 20
+
+
+cdef Generator take_workspace(int64_t limit):
+    cdef Generator workspace
+    try:
+        workspace = _WORKSPACES.pop()
+    except IndexError:
+        workspace = Generator()
+    workspace.g.limit = limit
+    return workspace
+
+
+cdef void give_back(Generator workspace) noexcept:
+    if gen_bytes(workspace.g) > WORKSPACE_KEEP:
+        gen_free(workspace.g)
+    if len(_WORKSPACES) < MAX_WORKSPACES:
+        _WORKSPACES.append(workspace)
+
+
+cdef int tick(Gen *g) noexcept nogil:
+    """Count one unit of work; every ``TICK_MASK + 1`` of them, run the signal handlers (with the GIL, which
+    this thread may hold already): -1 when one raised (its exception is set), else 0."""
+    cdef int status = 0
+    g.ticks += 1
+    if (g.ticks & TICK_MASK) == 0:
+        with gil:
+            status = PyErr_CheckSignals()
+    return status

@@ -1,6 +1,7 @@
 # The next state of each result (docs/rules.md, What follows a move; remainder: Gulbar transfers; extra
 # roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time.
-
+# Uses: tables, numbering, gate.
+# Offers: is_over, result_pos, write_results.
 
 cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
                          int *extra) noexcept nogil:
@@ -47,39 +48,6 @@ cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, in
     for i in range(out.npending):
         key ^= KEYS[K_PENDING + 6 * i + out.pending[i] - 1]
     return key ^ PLAYED_KEY[0][out.rolls_played[0]] ^ PLAYED_KEY[1][out.rolls_played[1]]
-
-
-cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
-    """24 signed counts from White's numbering to the mover's, X positive (docs/rules.md, The mover's
-    numbering), as three words of eight points; the same map takes them back. Words are loaded whole: a wide
-    load of bytes just stored in narrower pieces waits for them."""
-    cdef uint64_t w0, w1, w2
-    memcpy(&w0, board, 8)
-    memcpy(&w1, board + 8, 8)
-    memcpy(&w2, board + 16, 8)
-    if col == 0:
-        w[0] = w0
-        w[1] = w1
-        w[2] = w2
-    elif long_family:
-        # White's M1..M12 are Black's M13..M24 and the other way round: bytes 12..23, then 0..11
-        w[0] = negated((w1 >> 32) | (w2 << 32))
-        w[1] = negated((w2 >> 32) | (w0 << 32))
-        w[2] = negated((w0 >> 32) | (w1 << 32))
-    else:
-        # White's M m is Black's M 25-m
-        w[0] = negated(__builtin_bswap64(w2))
-        w[1] = negated(__builtin_bswap64(w1))
-        w[2] = negated(__builtin_bswap64(w0))
-
-
-cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:
-    """``renumbered`` into ``out``, stored in whole words."""
-    cdef uint64_t w[3]
-    renumbered(board, w, col, long_family)
-    memcpy(out, &w[0], 8)
-    memcpy(out + 8, &w[1], 8)
-    memcpy(out + 16, &w[2], 8)
 
 
 cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:

@@ -2,6 +2,8 @@
 # the flags' bits (nardy_fast.variants), the Zobrist keys (nardy_fast.zobrist), the row layout
 # (nardy_fast.layout, checked against the C struct Pos). Nothing here is written twice: a new variant or
 # flag reaches the core through those tables.
+# Uses: nothing.
+# Offers: constants and tables only.
 
 cdef enum:
     MAX_VARIANTS = 16  # room in the per-variant tables
@@ -113,7 +115,7 @@ cdef void _check_layout() except *:
 
 cdef void _init_tables() except *:
     global K_POINT, K_BAR, K_OFF, K_BLACK, K_FIRST, K_PENDING
-    cdef int i, fam, col, m, c, w, sign, s, n, b, d
+    cdef int i, fam, col, m, c, sign, s, n, b, d
     if len(_zobrist.KEYS) > MAX_KEYS:
         raise ImportError("nardy_fast._core: the Zobrist table outgrew the core's copy")
     for i, key in enumerate(_zobrist.KEYS):
@@ -138,17 +140,13 @@ cdef void _init_tables() except *:
             if i >> d & 1:
                 EXC_KEY[i] ^= KEYS[exc + d]
     for fam in range(2):
+        # the numbering is the shared one (nardy_fast.board.mover_point) of a variant of the geometry
+        geometry = next(spec.name for spec in _VARIANT_SPECS if (spec.family == "short") == fam)
         for col in range(2):
             MAP[fam][col][0] = -1
             MAP[fam][col][25] = -1
             for m in range(1, 25):
-                if col == 0:
-                    w = m
-                elif fam == 0:
-                    w = m + 12 if m <= 12 else m - 12
-                else:
-                    w = 25 - m
-                MAP[fam][col][m] = w - 1
+                MAP[fam][col][m] = (_board.mover_point(geometry, m) if col else m) - 1
             sign = 1 if col == 0 else -1
             for m in range(26):
                 for c in range(16):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +169,98 @@ def test_implementations_expose_the_same_names() -> None:
     for name in ("batch_children", "children"):
         assert getattr(python, name).__doc__ == getattr(cython, name).__doc__
     assert python.Position.legal_moves.__doc__ == cython.Position.legal_moves.__doc__
+
+
+# --- the core's units (src_pyx/*.pxi, included by _core.pyx in order) -----------------------------------------
+
+SRC = Path(__file__).resolve().parent.parent / "src_pyx"
+_DEFINITION = re.compile(
+    r"^(?:cdef|cpdef|def)\s+(?:class\s+|inline\s+)?(?:(?:const\s+)?[\w\[\]*]+\s+\*?)*?(\w+)\s*[(:]", re.MULTILINE
+)
+_GLOBAL = re.compile(r"^cdef\s+(?!class\b|inline\b|struct\b|enum\b)(?:const\s+)?\w+\s+\*?(\w+)", re.MULTILINE)
+_ENUM_MEMBER = re.compile(r"^    ([A-Z][A-Z0-9_]*)\s*=", re.MULTILINE)
+
+
+def _units() -> list[str]:
+    return re.findall(r'^include "(.+?)"', (SRC / "_core.pyx").read_text(), re.MULTILINE)
+
+
+def _unit_code(unit: str) -> str:
+    """A unit without its docstrings and comments."""
+    text = re.sub(r'"""[\s\S]*?"""', "", (SRC / unit).read_text())
+    return re.sub(r"#.*", "", text)
+
+
+def _unit_names() -> tuple[dict[str, str], set[str]]:
+    """Every module-level name of the units (functions, classes, globals, enum members) -> its unit, and the
+    names that are called (functions and classes)."""
+    where: dict[str, str] = {}
+    called: set[str] = set()
+    for unit in _units():
+        text = (SRC / unit).read_text()
+        for match in _DEFINITION.finditer(text):
+            where.setdefault(match.group(1), unit)
+            called.add(match.group(1))
+        for block in re.findall(r"^cdef enum:\n((?:    .*\n|\n)+)", text, re.MULTILINE):
+            for member in _ENUM_MEMBER.findall(block):
+                where.setdefault(member, unit)
+        for match in _GLOBAL.finditer(text):
+            where.setdefault(match.group(1), unit)
+    return where, called
+
+
+def _unit_edges() -> dict[str, dict[str, set[str]]]:
+    """For each unit, the names of other units it refers to, by unit."""
+    where, called = _unit_names()
+    edges: dict[str, dict[str, set[str]]] = {unit: {} for unit in _units()}
+    for unit in _units():
+        code = _unit_code(unit)
+        for name, home in where.items():
+            pattern = r"(?<![.\w])" + re.escape(name) + (r"\s*\(" if name in called else r"\b")
+            if home != unit and re.search(pattern, code):
+                edges[unit].setdefault(home, set()).add(name)
+    return edges
+
+
+def _header_line(unit: str, label: str) -> set[str]:
+    """The names on a unit header's ``# <label>:`` line (continued on the comment lines after it)."""
+    header = []
+    for line in (SRC / unit).read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        header.append(line[1:].strip())
+    text = " ".join(header)
+    match = re.search(label + r":(.*?)\.(?:\s+[A-Z]\w*:|$)", text)
+    assert match, f"{unit}: its header has no '# {label}:' line"
+    listed = match.group(1).strip()
+    return set() if listed in ("nothing", "constants and tables only") else set(re.findall(r"\w+", listed))
+
+
+def test_core_units_call_no_later_unit() -> None:
+    """Each unit uses only units included before it: the units read top to bottom, with no circle."""
+    units = _units()
+    forward = [
+        f"{unit} uses {sorted(names)} of the later {home}"
+        for unit, homes in _unit_edges().items()
+        for home, names in homes.items()
+        if units.index(home) > units.index(unit)
+    ]
+    assert not forward, forward
+
+
+def test_core_unit_headers_say_what_they_use_and_offer() -> None:
+    edges = _unit_edges()
+    _, called = _unit_names()
+    offered: dict[str, set[str]] = {unit: set() for unit in edges}
+    for homes in edges.values():
+        for home, names in homes.items():
+            offered[home] |= names & called
+    for unit, homes in edges.items():
+        assert _header_line(unit, "Uses") == {home.removesuffix(".pxi") for home in homes}, unit
+        assert _header_line(unit, "Offers") == offered[unit], unit
+
+
+def test_the_workspace_pool_lives_in_memory() -> None:
+    where, _ = _unit_names()
+    assert {where[name] for name in ("Generator", "take_workspace", "give_back", "tick")} == {"memory.pxi"}
+    assert where["search"] == "search.pxi"

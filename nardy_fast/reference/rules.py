@@ -118,7 +118,7 @@ def head_limit(
     """
     if variant not in LONG_FAMILY:
         return None
-    exception = variant in ("long", "gulbar", "crazy") and roll is not None and first_roll
+    exception = SPECS[variant].first_roll_exception and roll is not None and first_roll
     if exception and roll[0] == roll[1] and roll[0] in exception_doubles:  # type: ignore[index]
         return 2
     return 1
@@ -148,14 +148,14 @@ def normal_step(variant: str, side: Side, src: int, die: int) -> Optional[tuple[
     return Step(src, dst, die, hit=hit), result
 
 
-def bear_off_step(side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
+def bear_off_step(variant: str, side: Side, src: int, die: int) -> Optional[tuple[Step, Side]]:
     """(O) ``src → off`` (docs/rules.md, Bearing off): all home; exact die, or a higher die from the farthest
     point."""
     if side.x[src] < 1 or not all_home(side):
         return None
     if not (src == die or (src < die and not any(side.x[src + 1 : 25]))):
         return None
-    result, _ = move_checker("long", side, src, OFF)
+    result, _ = move_checker(variant, side, src, OFF)
     return Step(src, OFF, die), result
 
 
@@ -172,7 +172,7 @@ def bar_entry_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, S
 def special_step(variant: str, side: Side, die: int) -> Optional[tuple[Step, Side]]:
     """(S) six-one ``24/ds``: die 1 or 6 takes a head checker straight to M1 or M6 (docs/rules.md, Six-one
     special step)."""
-    if variant != "sixone" or die not in (1, 6) or side.x[HEAD] < 1 or side.y[die] != 0:
+    if not SPECS[variant].special_step or die not in (1, 6) or side.x[HEAD] < 1 or side.y[die] != 0:
         return None
     result, _ = move_checker(variant, side, HEAD, die)
     return Step(HEAD, die, die, special=True), result
@@ -196,7 +196,7 @@ def steps_for(variant: str, side: Side, values: Sequence[int]) -> Iterator[tuple
         if side.x[src] == 0:
             continue
         for die in dice:
-            step = normal_step(variant, side, src, die) if src > die else bear_off_step(side, src, die)
+            step = normal_step(variant, side, src, die) if src > die else bear_off_step(variant, side, src, die)
             if step is not None:
                 yield step
             if src == HEAD:
@@ -297,7 +297,7 @@ def remainder(variant: str, candidate: Candidate, segment: bool) -> tuple[int, .
 
     Empty after a transfer segment (what it cannot play is forfeited) and after bearing off the last checker.
     """
-    if variant not in ("gulbar", "crazy") or segment or candidate.result.xoff == 15:
+    if not SPECS[variant].transfers or segment or candidate.result.xoff == 15:
         return ()
     return candidate.unplayed
 
@@ -315,8 +315,9 @@ def extra_roll(
     """
     if roll is None or candidate.result.xoff == 15:
         return False
-    if variant == "sixone":
+    kind = SPECS[variant].extra_roll
+    if kind == "six_one":
         return sorted(roll) == [1, 6] and (not sixone_requires_play or len(candidate.steps) == 2)
-    if variant == "gulbar":
+    if kind == "full_double":
         return roll[0] == roll[1] and len(candidate.steps) == 4
     return False
