@@ -13,7 +13,7 @@ from typing import ClassVar, Optional, Protocol, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import ids, layout, notation, svg, zobrist
+from . import layout, notation, zobrist
 from .board import BAR, OFF, Side, Step, move_checker, mover_point, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
 from .inputs import Bools, IntLike, Ints, choice
@@ -395,25 +395,34 @@ class Position:
         return notation.format_position(self._state)
 
     # --- IDs (layouts in :mod:`nardy_fast.ids`) -----------------------------------------------------------
+    # The ID and picture modules are imported when used: the central type depends on no output format.
 
     def id(self) -> str:
         """The compact URL-safe ID of the whole state (at most 29 characters, any variant); ``from_id`` reads
         it back exactly."""
+        from . import ids
+
         return ids.to_id(self._state)
 
     @classmethod
     def from_id(cls: type[P], text: str) -> P:
         """A position from its compact ID (``position.id()``); raises :class:`~nardy_fast.InvalidNotationError`
         or :class:`~nardy_fast.InvalidPositionError` naming ``id`` for a malformed or impossible one."""
+        from . import ids
+
         return cls._trusted(ids.from_id(text))
 
     def gnubg_id(self) -> str:
         """GNU Backgammon's 14-character Position ID (short nardy only; it does not say who is to move)."""
+        from . import ids
+
         return ids.to_gnubg_id(self._state)
 
     def gnubg_match_id(self, dice: Optional[Ints] = None) -> str:
         """GNU Backgammon's 12-character Match ID for this short nardy position: the side to move on roll with
         ``dice`` (``None``: not rolled yet), in a money game with a centred 1-cube."""
+        from . import ids
+
         return ids.to_match_id(self._state, dice)
 
     @classmethod
@@ -428,17 +437,23 @@ class Position:
         """A short nardy position from GNU Backgammon's Position ID, ``turn`` to move (default ``"white"``) or
         the player on roll of the Match ID ``match_id``. ``first_roll`` defaults to both to come on the start
         board and both played elsewhere (the IDs do not carry it)."""
+        from . import ids
+
         return cls._trusted(ids.from_gnubg_id(position_id, turn, match_id, first_roll))
 
     def xgid(self, dice: Optional[Ints] = None) -> str:
         """eXtreme Gammon's XGID of this short nardy position with ``dice`` rolled (``None``: not rolled yet);
         the cube and match fields are those of a money game with a centred 1-cube."""
+        from . import ids
+
         return ids.to_xgid(self._state, dice)
 
     @classmethod
     def from_xgid(cls: type[P], xgid: str, *, first_roll: Optional[Bools] = None) -> P:
         """A short nardy position from an XGID (its dice: :func:`nardy_fast.ids.read_xgid`); ``first_roll`` as
         in :meth:`from_gnubg_id`."""
+        from . import ids
+
         return cls._trusted(ids.read_xgid(xgid, first_roll).state)
 
     def __repr__(self) -> str:
@@ -447,11 +462,14 @@ class Position:
     def __str__(self) -> str:
         """A text board of a few lines (White's numbering, as docs/rules.md draws boards); ``to_text()`` is
         the one-line text."""
+        from . import svg
+
         return svg.text_board(self._state)
 
     # --- pictures ------------------------------------------------------------------------------------------
 
-    def to_svg(self, *, move: Optional[Move] = None, flip: bool = False, size: int = svg.DEFAULT_SIZE) -> str:
+    # size's default is svg.DEFAULT_SIZE, written out so that the signature needs no picture module
+    def to_svg(self, *, move: Optional[Move] = None, flip: bool = False, size: int = 600) -> str:
         """An SVG picture of the position, ``size`` pixels wide, with an arrow for each step of ``move`` (one
         of this position's legal moves).
 
@@ -460,6 +478,8 @@ class Position:
         ``move``, ``flip`` or ``size`` for a move of another position, a non-boolean ``flip`` or a ``size``
         that is no integer 1..100000.
         """
+        from . import svg
+
         steps = None
         if move is not None:
             if not isinstance(move, Move) or move.parent != self:

@@ -16,7 +16,10 @@ import numpy.typing as npt
 import pytest
 
 import nardy_fast
-import nardy_fast.__main__ as cli
+import nardy_fast.cli as cli
+import nardy_fast.cli.playout as cli_playout
+import nardy_fast.cli.progress as cli_progress
+import nardy_fast.cli.rollout as cli_rollout
 from nardy_fast.__main__ import main
 from nardy_fast.errors import NardyError, field_error
 
@@ -117,8 +120,8 @@ def test_playout_summary_counts_the_games_of_playout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # tiny chunks: the summary of many calls (first_game) must be that of one call
-    monkeypatch.setattr(cli, "_FIRST_CHUNK", 3)
-    monkeypatch.setattr(cli, "_CHUNK_SECONDS", 1e-9)
+    monkeypatch.setattr(cli_progress, "_FIRST_CHUNK", 3)
+    monkeypatch.setattr(cli_progress, "_CHUNK_SECONDS", 1e-9)
     games, seed, first = 14, 7, 5
     argv = ["playout", *arguments, "--games", str(games), "--seed", str(seed), "--first-game", str(first)]
     status, out, err = run(argv, capsys)
@@ -132,8 +135,8 @@ def test_playout_summary_counts_the_games_of_playout(
 def test_playout_progress_goes_to_stderr_only_when_asked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "_FIRST_CHUNK", 2)
-    monkeypatch.setattr(cli, "_CHUNK_SECONDS", 1e-9)
+    monkeypatch.setattr(cli_progress, "_FIRST_CHUNK", 2)
+    monkeypatch.setattr(cli_progress, "_CHUNK_SECONDS", 1e-9)
     argv = ["playout", "--position", LONG_RACE, "--games", "6"]
     status, quiet_out, quiet_err = run(argv, capsys)  # stderr is no terminal under capsys
     assert (status, quiet_err) == (0, "")
@@ -158,8 +161,8 @@ def test_rollout_prints_probabilities_errors_and_equity(
     text: str, stratify: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # chunks of 5 games or fewer: the stratified first rolls follow the game numbers, not the chunks
-    monkeypatch.setattr(cli, "_FIRST_CHUNK", 5)
-    monkeypatch.setattr(cli, "_CHUNK_SECONDS", 1e-9)
+    monkeypatch.setattr(cli_progress, "_FIRST_CHUNK", 5)
+    monkeypatch.setattr(cli_progress, "_CHUNK_SECONDS", 1e-9)
     games, seed = 72, 3
     argv = ["rollout", "--position", text, "--games", str(games), "--seed", str(seed)]
     status, out, err = run(argv if stratify else [*argv, "--no-stratify"], capsys)
@@ -243,7 +246,7 @@ def test_library_errors_name_the_option(
     def refuse(*args: object, **kwargs: object) -> object:
         raise field_error(NardyError, "threads", "must fit the machine", 3)
 
-    monkeypatch.setattr(cli, "playout", refuse)
+    monkeypatch.setattr(cli_playout, "playout", refuse)
     status, _, err = run(["playout", "--variant", "short", "--games", "4", "--threads", "3"], capsys)
     assert status == 2
     assert err == "nardy-fast: error: --threads: must fit the machine (got 3)\n"
@@ -255,10 +258,10 @@ def test_ctrl_c_exits_130_with_one_line(
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "rollout", interrupted)
+    monkeypatch.setattr(cli_rollout, "rollout", interrupted)
     status, _, err = run(["rollout", "--position", LONG_RACE], capsys)
     assert (status, err) == (130, "nardy-fast: interrupted\n")
-    monkeypatch.setattr(cli, "playout", interrupted)
+    monkeypatch.setattr(cli_playout, "playout", interrupted)
     status, _, err = run(["playout", "--progress"], capsys)
     # the progress line is ended before the message, which stands on its own line
     assert status == 130 and err.endswith("\nnardy-fast: interrupted\n") and err.count("\n") == 2

@@ -234,7 +234,7 @@ def test_a_reset_from_a_position_plays_it_with_the_seed_dice() -> None:
 
 
 def test_a_game_given_up_after_max_plies_is_truncated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(nenv, "MAX_PLIES", 3)
+    monkeypatch.setattr("nardy_fast.env.aec.MAX_PLIES", 3)  # where NardyEnv reads it
     aec = raw_env("long")
     aec.reset(seed=1)
     for _ in range(3):

@@ -388,7 +388,7 @@ def test_an_action_after_the_end_names_the_action(build: Callable[..., Any], act
 
 
 def test_an_action_after_truncation_names_the_action(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(nenv, "MAX_PLIES", 2)
+    monkeypatch.setattr("nardy_fast.env.aec.MAX_PLIES", 2)  # where NardyEnv reads it
     for build in (raw_env, env):
         aec = build("long")
         aec.reset(seed=1)

@@ -35,7 +35,8 @@ import numpy as np
 import pytest
 
 import nardy_fast
-import nardy_fast.__main__ as cli
+import nardy_fast.bench.cli as bench_cli
+import nardy_fast.cli as cli
 from nardy_fast import Game, Rollout, bench, corpus, numbering
 from nardy_fast.errors import QUOTE_LIMIT, IllegalMoveError, NardyError
 from nardy_fast.perft import perft_cases
@@ -403,8 +404,8 @@ def guard_bench(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         return run
 
-    monkeypatch.setattr(bench, "run_positions", section("positions"))
-    monkeypatch.setattr(bench, "run_games", section("games"))
+    monkeypatch.setattr(bench_cli, "run_positions", section("positions"))
+    monkeypatch.setattr(bench_cli, "run_games", section("games"))
     return ran
 
 

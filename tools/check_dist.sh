@@ -76,7 +76,7 @@ STEP="wheel contents"
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = ["nardy_fast/__init__.py", "nardy_fast/py.typed", "nardy_fast/_core.pyi", "nardy_fast/data/corpus.npz",
-        "nardy_fast/reference/rules.py"]
+        "nardy_fast/reference/rules.py", "nardy_fast/cli/__init__.py", "nardy_fast/bench/__init__.py"]
 missing = [n for n in need if n not in names]
 if not any(n.startswith("nardy_fast/_core.") and n.endswith((".so", ".pyd")) for n in names):
     missing.append("nardy_fast/_core binary")

@@ -1,0 +1,125 @@
+"""nardy-fast: the command line of the nardy_fast package.
+
+Run it as nardy-fast (the console script the package installs) or as python -m nardy_fast: the same program.
+
+Commands (nardy-fast COMMAND --help lists a command's options and says what it prints):
+  bench     positions/s and plays/s of the pure-Python reference and the compiled core, per variant, on the
+            embedded corpus, and games/s of whole games, with their ratios (the command run when none is
+            given)
+  perft     count the move paths of a given depth from the start of every variant or from a position;
+            --divide splits the count by first move, --check compares the counts shipped with the package
+  playout   play whole games with seeded dice and print a summary: wins by side, points, games given up,
+            mean game length and speed
+  rollout   play a position out many times and print the probability of each result, with its standard
+            error, and the equity of the side to move
+  corpus    rebuild the embedded benchmark corpus (seeded self-play)
+
+Bad input prints one line on stderr, naming the option and quoting the value, and exits with status 2;
+Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
+(docs/rules.md describes the text and the rules of every variant).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from typing import Optional, Protocol
+
+from ..errors import NardyError, quote
+from . import bench, corpus, perft, playout, rollout
+from .parser import Formatter, Parser, UsageError, one_line, option_of
+
+__all__ = ["PROG", "main"]
+
+#: The program's name in its help and its error messages.
+PROG = "nardy-fast"
+#: The exit status of bad input (argparse's) and of an interrupted run (128 + SIGINT, the shell's convention).
+USAGE_STATUS = 2
+INTERRUPTED_STATUS = 130
+
+
+class _Command(Protocol):
+    """A command's module: its description, its options and what it runs."""
+
+    DESCRIPTION: str
+
+    def add_arguments(self, parser: Parser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+#: The commands, in the order their help lists them.
+_COMMANDS: dict[str, _Command] = {
+    "bench": bench,
+    "perft": perft,
+    "playout": playout,
+    "rollout": rollout,
+    "corpus": corpus,
+}
+
+
+def _parser() -> tuple[Parser, dict[str, Parser]]:
+    """The parser, and the parser of each command by name."""
+    parser = Parser(prog=PROG, description=__doc__, formatter_class=Formatter)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands", help="one of the commands above"
+    )
+    subparsers: dict[str, Parser] = {}
+    for name, command in _COMMANDS.items():
+        # no help=: the module's description lists the commands, better than one line each
+        sub: Parser = commands.add_parser(name, description=command.DESCRIPTION, formatter_class=Formatter)
+        command.add_arguments(sub)
+        subparsers[name] = sub
+    return parser, subparsers
+
+
+def _unknown(extras: list[str], command: Optional[str], subparser: Optional[Parser]) -> UsageError:
+    """The error for arguments no option took: the first unknown option named, with the nearest known one."""
+    where = f" of {command}" if command else ""
+    first = extras[0]
+    if not first.startswith("-"):
+        return UsageError(f"{command or PROG}: unexpected argument (got {quote(' '.join(extras))})")
+    known = [o for a in (subparser._actions if subparser else []) for o in a.option_strings]
+    near = difflib.get_close_matches(option_of(first), known, n=1)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    return UsageError(f"{option_of(first)}: unknown option{where} (got {quote(first)}){hint}")
+
+
+def _run(argv: Optional[Sequence[str]]) -> int:
+    parser, subparsers = _parser()
+    args, extras = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if extras:
+        raise _unknown(extras, args.command, subparsers.get(args.command))
+    if args.command is None:
+        args = parser.parse_args(["bench"])
+    return _COMMANDS[args.command].run(args)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``nardy-fast`` and ``python -m nardy_fast``: run the command of ``argv`` (default
+    ``sys.argv[1:]``) and return the exit status: 0 done, 1 a check failed, 2 bad input, 130 interrupted."""
+    try:
+        return _run(argv)
+    except UsageError as error:
+        sys.stdout.flush()
+        print(f"{PROG}: error: {one_line(str(error))}", file=sys.stderr)
+        return USAGE_STATUS
+    except NardyError as error:  # a library check this module did not tie to an option
+        sys.stdout.flush()
+        print(f"{PROG}: error: {one_line(str(error))}", file=sys.stderr)
+        return USAGE_STATUS
+    except KeyboardInterrupt:
+        with contextlib.suppress(BrokenPipeError):
+            sys.stdout.flush()
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except BrokenPipeError:
+        # the reader of stdout left (``| head``): stop quietly, and keep Python's exit-time flush from
+        # failing again on the closed pipe
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

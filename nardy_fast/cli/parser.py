@@ -1,0 +1,213 @@
+"""The command line's parser and its errors: :class:`UsageError` (bad input, one line, exit status 2),
+argparse's messages quoted again as the package quotes, the library's errors tied to the option that gave the
+value, the integer options, and the options that several commands share."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import re
+from collections.abc import Callable, Iterator
+from typing import NoReturn, Optional
+
+from .. import Position
+from ..errors import QUOTE_LIMIT, NardyError, quote
+from ..game import POLICIES
+from ..position import Position as AnyPosition
+
+__all__ = [
+    "UsageError",
+    "one_line",
+    "option_of",
+    "Parser",
+    "Formatter",
+    "integer",
+    "GAMES",
+    "errors_of",
+    "parse_position",
+    "play_options",
+]
+
+
+class UsageError(Exception):
+    """Bad input on the command line: ``main`` prints the message as one line and exits with status 2."""
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line, every run of white space one space."""
+    return " ".join(message.split())
+
+
+def _requoted(text: str) -> str:
+    """A value argparse quoted whole (its ``repr``), quoted again as this package quotes: cut to
+    :data:`~nardy_fast.errors.QUOTE_LIMIT` characters."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = None
+    return quote(value) if isinstance(value, str) else _cut(text)
+
+
+def _cut(text: str) -> str:
+    """Text of the command line that is not quoted, cut as :func:`~nardy_fast.errors.quote` cuts."""
+    return quote(text)[1:-1] if len(text) > QUOTE_LIMIT else text
+
+
+def option_of(text: str) -> str:
+    """The option a command-line word names (``--x=value`` names ``--x``), cut when it is no real one."""
+    return _cut(text.partition("=")[0])
+
+
+def _argparse_message(message: str) -> str:
+    """argparse's error messages in this program's form, ``<option>: <problem> (got <value>)``, every value
+    given quoted through :func:`~nardy_fast.errors.quote` (argparse quotes them whole)."""
+    message = one_line(message)
+    patterns: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+        (
+            r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)",
+            lambda m: f"{m[1]}: must be one of {m[3]} (got {_requoted(m[2])})",
+        ),
+        (
+            r"argument (\S+): invalid (\w+) value: (.*)",
+            lambda m: (
+                f"{m[1]}: must be {'an integer' if m[2] == 'int' else f'a {m[2]}'} (got {_requoted(m[3])})"
+            ),
+        ),
+        (r"argument (\S+): expected one argument", lambda m: f"{m[1]}: needs a value"),
+        (r"argument (\S+): not allowed with argument (\S+)", lambda m: f"{m[1]}: not allowed with {m[2]}"),
+        (
+            r"argument (\S+): ignored explicit argument (.*)",
+            lambda m: f"{m[1]}: takes no value (got {_requoted(m[2])})",
+        ),
+        (r"argument (\S+): (.*)", lambda m: f"{m[1]}: {m[2]}"),
+        (
+            r"ambiguous option: (.*) could match (.*)",
+            lambda m: f"{option_of(m[1])}: ambiguous option, could be {m[2]} (got {quote(m[1])})",
+        ),
+        (r"the following arguments are required: (.*)", lambda m: f"{m[1]}: required"),
+    ]
+    for pattern, rewrite in patterns:
+        match = re.fullmatch(pattern, message)
+        if match:
+            return rewrite(match)
+    return _cut(message)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors raise :class:`UsageError` (one line, no usage dump) instead of
+    printing the usage and exiting; the subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` with argparse's ``message`` in this program's form."""
+        raise UsageError(_argparse_message(message))
+
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions laid out as written (they are plain text with their own line breaks), option help
+    wrapped, and a wider column for the option names."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=32, width=110)
+
+
+#: Digits of the longest integer the command line reads: more than any bound needs (2**64 has 20), far fewer
+#: than the 4,300 past which Python refuses to convert text to an integer.
+_MAX_DIGITS = 100
+
+
+def _integer_text(text: str) -> Optional[int]:
+    """The integer a command-line word writes in ASCII digits (an optional sign, at most
+    :data:`_MAX_DIGITS` digits), else ``None``: no spaces, underscores or other scripts' digits."""
+    if re.fullmatch(rf"[+-]?[0-9]{{1,{_MAX_DIGITS}}}", text) is None:
+        return None
+    return int(text)
+
+
+def integer(low: int, high: Optional[int] = None, span: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: an integer ``low..high`` (``high`` None: no upper bound), else an error that
+    quotes the text given. ``span`` words the range when its bounds are unwieldy."""
+    words = span or (f"{low}..{high}" if high is not None else f">= {low}")
+
+    def parse(text: str) -> int:
+        value = _integer_text(text)
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be an integer {words} (got {quote(text)})")
+        return value
+
+    return parse
+
+
+#: The games of a run (``playout`` and ``rollout``).
+GAMES = integer(1, (1 << 31) - 1, "1..2**31-1")
+_THREADS = integer(1, 1024)
+_SEED = integer(0, (1 << 64) - 1, "0..2**64-1")
+
+#: The option of each argument the library names in its errors, so that its messages name the option.
+_FIELD_OPTIONS = {
+    "depth": "--depth",
+    "games": "--games",
+    "seed": "--seed",
+    "threads": "--threads",
+    "first_game": "--first-game",
+    "policy": "--policy",
+    "opening": "--opening",
+    "stratify": "--no-stratify",
+    "size": "--size",
+}
+
+
+def _library_message(error: NardyError, option: str) -> str:
+    """A library error as ``<option>: <problem>``: its field replaced by the option that gave the value when
+    the field is one the command line sets, else ``option`` put in front."""
+    message = one_line(str(error))
+    match = re.fullmatch(r"(\w+)(?:\[\d+\])?: (.*)", message)
+    if match and match[1] in _FIELD_OPTIONS:
+        return f"{_FIELD_OPTIONS[match[1]]}: {match[2]}"
+    return f"{option}: {message}"
+
+
+@contextlib.contextmanager
+def errors_of(option: str) -> Iterator[None]:
+    """Turn the library's errors for bad input into :class:`UsageError` naming ``option`` (or the option of
+    the field the error names)."""
+    try:
+        yield
+    except NardyError as error:
+        raise UsageError(_library_message(error, option)) from None
+
+
+def parse_position(text: str, option: str = "--position", *, unfinished: bool = False) -> AnyPosition:
+    """``Position.from_text(text)``, its errors naming ``option`` and quoting the text; with ``unfinished``,
+    a finished game is an error too."""
+    quoted = quote(text)
+    try:
+        position = Position.from_text(text)
+    except NardyError as error:
+        message = one_line(str(error))
+        where = "" if quoted in message else f" (in {quoted})"
+        raise UsageError(f"{option}: {message}{where}") from None
+    if unfinished and position.is_over():
+        raise UsageError(f"{option}: is a finished game (got {quoted})")
+    return position
+
+
+def play_options(parser: Parser) -> None:
+    """The options of how games are played: ``--seed``, ``--policy`` and ``--threads``."""
+    parser.add_argument(
+        "--seed", type=_SEED, default=0, metavar="S", help="seed of the dice (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="random",
+        help="how each move is chosen: random (seeded, uniform among the legal moves) or first (the first "
+        "legal move) (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=_THREADS,
+        default=1,
+        metavar="T",
+        help="threads the compiled core plays on; the results never depend on it (default: %(default)s)",
+    )

@@ -1,0 +1,108 @@
+"""The progress of a long command: a bar of one line on stderr (:class:`Progress`), the ``--progress``
+option that asks for it, and the chunks the games are played in so that the bar moves and Ctrl-C is seen."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable
+from typing import IO, Optional, TypeVar, final
+
+from .parser import Parser
+
+__all__ = ["Progress", "progress_option", "progress_stream", "in_chunks"]
+
+_T = TypeVar("_T")
+
+#: The games of the first chunk per thread, and the time a chunk aims at: short enough for the bar to move
+#: and for Ctrl-C to be seen soon (the core holds no Python lock while it plays, but Python only acts on the
+#: signal between chunks), long enough that the calls cost nothing.
+_FIRST_CHUNK = 200
+_CHUNK_SECONDS = 0.25
+
+
+def _duration(seconds: float) -> str:
+    """``h:mm:ss`` (or ``m:ss``), ``?`` when unknown."""
+    if not math.isfinite(seconds):
+        return "?"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@final
+class Progress:
+    """A progress bar of one line on ``stream``, redrawn with a carriage return: games done of the total,
+    percent, games/s and the time left. Used as a context manager, it ends its line when the work stops
+    (finished, failed or interrupted), so that what follows starts on a line of its own."""
+
+    def __init__(self, total: int, stream: Optional[IO[str]]) -> None:
+        self.total = total
+        self.stream = stream
+        self.started = time.perf_counter()
+        self._width = 0
+
+    def update(self, done: int) -> None:
+        """Redraw the line for ``done`` games played."""
+        if self.stream is None:
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = done / elapsed if elapsed > 0 else math.inf
+        left = (self.total - done) / rate if rate > 0 else math.inf
+        line = (
+            f"{done:,}/{self.total:,} games  {100 * done / self.total:5.1f}%  "
+            f"{rate:,.0f} games/s  ETA {_duration(left)}"
+        )
+        self.stream.write("\r" + line.ljust(self._width))
+        self.stream.flush()
+        self._width = len(line)
+
+    def __enter__(self) -> Progress:
+        self.update(0)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def progress_option(parser: Parser) -> None:
+    """The ``--progress`` option (and ``--no-progress``)."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw (or, with --no-progress, never draw) the progress bar on stderr (default: only when "
+        "stderr is a terminal)",
+    )
+
+
+def progress_stream(wanted: Optional[bool]) -> Optional[IO[str]]:
+    """stderr when the bar is wanted (``--progress``), or not refused (``--no-progress``) and stderr is a
+    terminal; else None."""
+    if wanted is None:
+        wanted = sys.stderr.isatty()
+    return sys.stderr if wanted else None
+
+
+def in_chunks(total: int, threads: int, play: Callable[[int, int], _T], progress: Progress) -> list[_T]:
+    """``play(first, count)`` over consecutive chunks covering ``0..total-1``, their results in order. A
+    chunk's size follows the speed measured so far, to last about :data:`_CHUNK_SECONDS`."""
+    results = []
+    done = 0
+    size = _FIRST_CHUNK * threads
+    while done < total:
+        count = min(size, total - done)
+        started = time.perf_counter()
+        results.append(play(done, count))
+        seconds = time.perf_counter() - started
+        done += count
+        progress.update(done)
+        # at most four times larger each step: one fast chunk must not make the next one take minutes
+        wanted = count * _CHUNK_SECONDS / seconds if seconds > 0 else 4 * count
+        size = max(threads, min(4 * count, int(wanted)))
+    return results

@@ -1,0 +1,104 @@
+"""``nardy-fast rollout``: play a position out many times and print the probability of each result and the
+equity of the side to move."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+from .. import IMPLEMENTATION
+from .._dispatch import rollout
+from ..game import MAX_PLIES
+from ..rollouts import OUTCOMES, Rollout
+from .parser import GAMES, Parser, errors_of, parse_position, play_options
+from .progress import Progress, in_chunks, progress_option, progress_stream
+
+__all__ = ["DESCRIPTION", "add_arguments", "rollout_report", "run"]
+
+DESCRIPTION = (
+    "Play a position out many times with seeded dice and print the probability of each result (a single,\n"
+    "mars or koks win for either side; a mars wins 2 points and a koks 3, in short nardy the gammon and\n"
+    "the backgammon), the standard error of each, the games given up, and the equity of the side to move\n"
+    "(points won per game, losses counted negative) with its standard error. By default the first two\n"
+    "rolls cycle through all 36 x 36 ordered pairs (stratified), which lowers the error at the same\n"
+    "number of games; a multiple of 1296 games covers every pair equally."
+)
+
+
+def add_arguments(parser: Parser) -> None:
+    """The options of ``rollout``."""
+    parser.add_argument(
+        "--position", metavar="TEXT", required=True, help="the position to roll out (required)"
+    )
+    parser.add_argument(
+        "--games", type=GAMES, default=1296, metavar="N", help="games to play (default: %(default)s)"
+    )
+    play_options(parser)
+    parser.add_argument(
+        "--no-stratify",
+        dest="stratify",
+        action="store_false",
+        help="draw the first two rolls at random like every other roll",
+    )
+    progress_option(parser)
+
+
+def rollout_report(result: Rollout, seconds: float) -> list[str]:
+    """The table of a ``nardy_fast.rollout`` result with its legend, as lines."""
+    games = result.games
+    header = f"{'result':<14} {'games':>12} {'probability':>12} {'std. error':>12}"
+    lines = [header, "-" * len(header)]
+    for outcome, count in zip(OUTCOMES, result.counts):
+        name = outcome.replace("_", " ")
+        lines.append(
+            f"{name:<14} {count:>12,} {result.probabilities[outcome]:>12.5f} {result.stderr[outcome]:>12.5f}"
+        )
+    lines.append(f"{'given up':<14} {result.unfinished:>12,}")
+    lines.append(f"{'all':<14} {games:>12,}")
+    rate = games / seconds if seconds > 0 else math.inf
+    lines += [
+        "",
+        f"equity of {result.turn} (to move): {result.equity:+.5f} points per game, "
+        f"std. error {result.equity_stderr:.5f}",
+        f"wall time {seconds:.3f} s, {rate:,.0f} games/s",
+        "",
+        "white single, white mars, ...: White (Black) won 1 point (single), 2 (mars: the loser bore off",
+        "nothing) or 3 (koks, short nardy only); in short nardy mars and koks are the gammon and the backgammon;",
+        "probability: share of all games; std. error: its standard error for independent games (with the first",
+        f"two rolls stratified, an upper bound); given up: games stopped after {MAX_PLIES:,} plies without a",
+        "winner; equity: points won per game by the side to move, losses counted negative, a game given up 0.",
+    ]
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rollout`` with the options of :func:`add_arguments`."""
+    position = parse_position(args.position, unfinished=True)
+    print(
+        f"rollout of {position.to_text()!r}: {args.games:,} games, seed {args.seed}, policy {args.policy}, "
+        f"{'stratified first two rolls' if args.stratify else 'no stratification'}, {args.threads} "
+        f"thread{'s' if args.threads > 1 else ''}, implementation {IMPLEMENTATION}"
+    )
+    sys.stdout.flush()
+
+    def play(first: int, count: int) -> Rollout:
+        with errors_of("--position"):
+            part: Rollout = rollout(
+                position,
+                count,
+                seed=args.seed,
+                policy=args.policy,
+                stratify=args.stratify,
+                threads=args.threads,
+                first_game=first,
+            )
+        return part
+
+    with Progress(args.games, progress_stream(args.progress)) as progress:
+        parts = in_chunks(args.games, args.threads, play, progress)
+    seconds = time.perf_counter() - progress.started
+    print()
+    print("\n".join(rollout_report(Rollout.combine(parts), seconds)))
+    return 0

@@ -1,0 +1,96 @@
+"""Reinforcement-learning environments: a PettingZoo AEC environment for two agents and a Gymnasium
+single-agent wrapper that plays against a built-in opponent (the ``env`` extra: ``pip install
+"nardy-fast[env]"``, which brings PettingZoo and Gymnasium; nothing else in the package imports them).
+
+>>> from nardy_fast.env import env
+>>> aec = env("short")                        # the AEC environment, PettingZoo's standard wrappers around it
+>>> aec.reset(seed=7)                         # dice seed 7, game number 0
+>>> for agent in aec.agent_iter():
+...     observation, reward, terminated, truncated, info = aec.last()
+...     aec.step(None if terminated or truncated else 0)   # action 0: the first legal result
+>>> aec.game.is_over(), aec.agents                  # both agents have left the finished game
+(True, [])
+
+The game (docs/rules.md)
+    One environment plays one variant with the package's seeded dice through :class:`nardy_fast.Game`: it
+    rolls who starts and the opening, draws every roll, grants the extra rolls, and hands over the gulbar
+    transfers (the side to move then plays a pending list, with no roll). The agents are ``"white"`` and
+    ``"black"``; the acting agent is always the side to move of ``game.position``, so one agent acts several
+    times in a row after an extra roll or before a transfer segment. A side that cannot play has one action,
+    the empty move.
+
+Seeds
+    ``reset(seed=s)`` plays game number 0 of dice seed ``s``; each ``reset()`` without a seed plays the next
+    game number of the same seed (1, 2, ...), so ``reset(seed=s)`` then ``k`` plain resets replays
+    ``Game(variant, seed=s, game=k)`` exactly. The first reset without any seed draws the dice seed from the
+    operating system's entropy (:class:`SingleAgentEnv` from its Gymnasium ``np_random``).
+    ``reset(options={"start": position})`` starts from a position of the environment's variant instead
+    (``Game(position, ...)``: the side to move rolls first); ``options`` is ``None`` or any mapping, and its
+    other keys are ignored. A seed is an integer ``0 <= seed < 2**64`` (Python's or NumPy's) in both
+    environments, checked before anything else is touched.
+
+Actions and observations
+    Action ``i`` plays the ``i``-th move of ``game.legal_moves()`` (one per distinct result, in that order).
+    The action space is ``Discrete(max_actions)`` and an observation is a dict: ``"observation"``, the
+    position's encoding :func:`nardy_fast.encode` under ``scheme`` (a float32 vector; for ``"openspiel"`` with
+    the roll in its two dice features, lower die first, as OpenSpiel's tensor after the roll), and
+    ``"action_mask"`` (int8, ``max_actions``), 1 for the actions the acting agent may take and all 0 for the
+    other agent and after the end. The acting agent's ``info`` holds the ``roll`` (``None`` for a pending list),
+    ``children`` (the results of the offered actions as packed rows (k, 64), in action order: an agent that
+    scores afterstates encodes them; a read-only array no call can make writable, since every later
+    ``last()`` hands the same one), ``legal_results`` (how many results the position has) and
+    ``not_offered`` (how many of them are beyond ``max_actions``). Observations and masks are fresh arrays
+    every call: nothing handed out is read back by the environment.
+
+More results than ``max_actions``
+    Crazy gulbar's ladders can have hundreds of thousands of results. The mask then offers the first
+    ``max_actions`` of them in ``legal_moves()`` order and the rest are not offered; ``info["not_offered"]``
+    counts them. The game stays a legal game: the agent chooses among a subset. :data:`DEFAULT_MAX_ACTIONS`
+    (1024) exceeds every result count met in the embedded corpus of the other four variants (at most 781, a
+    short nardy position), so outside crazy gulbar nothing is cut in practice; the rule applies to every
+    variant alike all the same. ``max_actions`` is at most :data:`MAX_ACTIONS` (``2**20``): every observation
+    copies a mask of ``max_actions`` bytes and each space holds a few arrays of that size, so the bound keeps
+    them at a megabyte (a policy head of more than a million outputs is no practical action space), where
+    ``2**40`` would ask NumPy for terabytes.
+
+Rewards and the end
+    When the game ends the winner is rewarded with the points it scores (1, mars 2, koks 3) and the loser with
+    minus as many; every other step rewards 0. A game not over after :data:`MAX_PLIES` plies is truncated
+    (both agents, reward 0).
+
+Errors
+    An action out of ``range(max_actions)`` or masked out, an action other than ``None`` for an agent that has
+    finished, an unknown variant, scheme, render mode, agent or seat, a scheme that does not encode the
+    variant, ``max_actions`` outside ``1 ..`` :data:`MAX_ACTIONS`, a bad seed, ``options`` that are not a
+    mapping, a bad start: a :class:`~nardy_fast.NardyError` naming the field (``action``, ``variant``, ...).
+    A name is compared only as a plain string (:func:`nardy_fast.inputs.choice`), so a NumPy array or an
+    object whose ``__eq__`` raises is simply not one. :func:`env`'s ``AssertOutOfBoundsWrapper`` asserts first
+    for an action outside the action space (PettingZoo's convention); :class:`SingleAgentEnv` by default ends
+    the episode as a loss on a masked-out action (its docstring says why).
+"""
+
+# The extra is checked before any module of the package imports it, so that its absence names the extra.
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
+except ImportError as error:  # pragma: no cover - exercised in a subprocess without the extra
+    raise ImportError(
+        'nardy_fast.env needs PettingZoo and Gymnasium: pip install "nardy-fast[env]"'
+    ) from error
+
+from ..game import MAX_PLIES
+from .aec import NardyEnv, env, raw_env
+from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS
+from .single_agent import OPPONENTS, SingleAgentEnv
+
+__all__ = [
+    "AGENTS",
+    "DEFAULT_MAX_ACTIONS",
+    "MAX_ACTIONS",
+    "MAX_PLIES",
+    "OPPONENTS",
+    "NardyEnv",
+    "raw_env",
+    "env",
+    "SingleAgentEnv",
+]

@@ -1,0 +1,192 @@
+"""The Gymnasium single-agent wrapper: one seat of the AEC environment, the other played by an opponent."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from .. import dice
+from ..errors import NardyError, field_error
+from ..game import Game
+from ..inputs import IntLike, choice, integer
+from ..position import Move
+from .aec import NardyEnv
+from .checks import AGENTS, DEFAULT_MAX_ACTIONS, Observation, check_start, read_only_rows
+
+__all__ = ["OPPONENTS", "SingleAgentEnv"]
+
+#: The built-in opponents of :class:`SingleAgentEnv` (a callable is the third kind).
+OPPONENTS = ("random", "first")
+
+#: A callable opponent: the playout policy's signature ``policy(children, offsets) -> choices`` for one game.
+Opponent = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], object]
+
+
+def _check_illegal_reward(illegal_reward: object) -> Optional[float]:
+    if illegal_reward is None:
+        return None
+    value = None
+    if not isinstance(illegal_reward, (bool, np.bool_)) and isinstance(
+        illegal_reward, (int, float, np.integer, np.floating)
+    ):
+        try:
+            value = float(illegal_reward)  # an int beyond a float's range overflows
+        except OverflowError:
+            value = None
+    if value is None or not math.isfinite(value):  # a long double beyond a float's range is inf here
+        raise field_error(NardyError, "illegal_reward", "must be None or a finite number", illegal_reward)
+    return value
+
+
+class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
+    """One seat of :class:`NardyEnv` as a Gymnasium environment, the other seat played by ``opponent``.
+
+    ``opponent`` is ``"random"`` (a uniform choice among all the legal moves, drawn from the game's dice
+    seed: :func:`nardy_fast.dice.choice` of (seed, game number, ply), the choice ``playout(policy="random")``
+    makes), ``"first"`` (the first legal move) or a callable with the playout policy's signature,
+    ``opponent(children, offsets) -> choices``, called with the children rows (n, 64) of every legal move
+    and ``offsets = [0, n]`` (read-only arrays no call can make writable) and returning one choice (a sequence of one integer ``0 <= c < n``). The opponent
+    is not limited to ``max_actions``.
+
+    Spaces, seeds, actions and rewards are the AEC environment's (:mod:`nardy_fast.env`), seen from ``seat``
+    (``"white"`` or ``"black"``): an episode is one game; ``reset`` and ``step`` return once it is ``seat``'s
+    turn again or the game is over; the reward is ``seat``'s. ``reset(options={"start": position})`` raises
+    a :class:`~nardy_fast.NardyError` when the game ends before ``seat`` has moved. :meth:`action_masks` gives
+    the mask as booleans (the method sb3-contrib's ``MaskablePPO`` calls).
+
+    A masked-out action (in the action space but not offered) ends the episode as a loss by default: the
+    step returns ``terminated=True``, reward ``illegal_reward`` (-3.0, the worst score of any game, so that
+    it never pays to play one), an all-0 mask and ``info["illegal_action"]``. Gymnasium's ``check_env`` and
+    trainers that do not mask sample such actions, so this default keeps them running;
+    ``illegal_reward=None`` raises a :class:`~nardy_fast.NardyError` naming ``action`` instead. An action
+    outside the action space (not an integer in ``range(max_actions)``), and any step after the end, always
+    raise it.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - Gymnasium declares it so
+
+    def __init__(
+        self,
+        variant: str = "long",
+        *,
+        opponent: Union[str, Opponent] = "random",
+        seat: str = "white",
+        scheme: str = "nardy",
+        max_actions: IntLike = DEFAULT_MAX_ACTIONS,
+        illegal_reward: Optional[float] = -3.0,
+        render_mode: Optional[str] = None,
+        **flags: object,
+    ) -> None:
+        self.illegal_reward = _check_illegal_reward(illegal_reward)
+        checked_seat = choice(seat, AGENTS)
+        if checked_seat is None:
+            raise field_error(NardyError, "seat", f"must be one of {AGENTS}", seat)
+        # a string is a built-in name or nothing (a callable str subclass is no opponent); the kind is kept
+        # apart so that a callable is never compared with a name
+        if isinstance(opponent, str):
+            kind = choice(opponent, OPPONENTS)
+        else:
+            kind = "callable" if callable(opponent) else None
+        if kind is None:
+            raise field_error(NardyError, "opponent", f"must be one of {OPPONENTS} or a callable", opponent)
+        #: The AEC environment underneath (its ``game`` is the game being played).
+        self.aec = NardyEnv(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
+        self.seat = checked_seat
+        self.opponent = opponent if kind == "callable" else kind
+        self._kind = kind
+        self._illegal = False  # the episode ended on a masked-out action
+        self.render_mode = self.aec.render_mode
+        self.observation_space = self.aec.observation_space(checked_seat)
+        self.action_space = self.aec.action_space(checked_seat)
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start a game (seeds as the AEC environment's) and play the opponent until ``seat`` is to move."""
+        # checked here, before Gymnasium sees the seed: the AEC environment's seeds and message, NumPy's
+        # integers included (Gymnasium takes the Python int check_seed returns, of any size)
+        checked = None if seed is None else dice.check_seed(seed)
+        start = check_start(options, self.aec.variant)
+        super().reset(seed=checked)
+        if checked is None and self.aec.game is None:
+            checked = int(self.np_random.integers(1 << 63))
+        self.aec._start(checked, start)
+        self._illegal = False
+        self._reply()
+        if self.aec.game is not None and self.aec.game.is_over():
+            raise field_error(NardyError, 'options["start"]', f"ends before {self.seat} moves", start)
+        return self.aec.observe(self.seat), self._info()
+
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` for ``seat``, then the opponent until ``seat`` is to move or the game ends."""
+        if self.aec.game is None or self.aec._finished() or self._illegal:
+            raise field_error(NardyError, "action", "cannot be played: call reset() first", action)
+        index = integer(action)
+        if (
+            self.illegal_reward is not None
+            and index is not None
+            and len(self.aec._moves) <= index < self.aec.max_actions
+        ):
+            self._illegal = True
+            observation = self.aec.observe(self.seat)
+            observation["action_mask"][:] = 0
+            return observation, self.illegal_reward, True, False, {**self._info(), "illegal_action": index}
+        self.aec.step(action)
+        reward = float(self.aec.rewards[self.seat])
+        reward += self._reply()
+        terminated = any(self.aec.terminations.values())
+        truncated = any(self.aec.truncations.values())
+        return self.aec.observe(self.seat), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The actions ``seat`` may take now, as booleans (all ``False`` after the end)."""
+        if self._illegal:
+            return np.zeros(self.aec.max_actions, dtype=bool)
+        mask: npt.NDArray[np.int8] = self.aec.observe(self.seat)["action_mask"]
+        return mask.astype(bool)
+
+    def render(self) -> Optional[str]:
+        """The position as text, as the AEC environment renders it."""
+        return self.aec.render()
+
+    def _info(self) -> dict[str, Any]:
+        """``seat``'s info, a copy that shares nothing with the environment (Gymnasium's rule)."""
+        info = dict(self.aec.infos.get(self.seat, {}))
+        if "children" in info:
+            info["children"] = info["children"].copy()
+        return info
+
+    def _reply(self) -> float:
+        """Play the opponent's moves until ``seat`` is to move or the game ends; ``seat``'s reward."""
+        reward = 0.0
+        aec = self.aec
+        game = aec._game()
+        while not aec._finished() and aec.agent_selection != self.seat:
+            moves = game.legal_moves()
+            aec._clear_rewards()
+            aec._play(moves[self._choose(game, moves)])
+            reward += float(aec.rewards[self.seat])
+        return reward
+
+    def _choose(self, game: Game, moves: list[Move]) -> int:
+        if self._kind == "random":
+            return dice.choice(game.seed, game.game, game.plies, len(moves))
+        if self._kind == "first" or not callable(self.opponent):
+            return 0
+        children = read_only_rows([move.result.to_array() for move in moves])
+        offsets = np.frombuffer(np.array([0, len(moves)], dtype=np.int64).tobytes(), dtype=np.int64)
+        choices = self.opponent(children, offsets)
+        try:
+            array = np.asarray(choices)
+        except Exception:  # a returned object that cannot be read is no choice
+            array = np.zeros(0, dtype=object)
+        if array.shape != (1,) or array.dtype.kind not in "iu" or not 0 <= int(array[0]) < len(moves):
+            raise field_error(
+                NardyError, "opponent", f"must return one choice 0 <= c < {len(moves)} (shape (1,))", choices
+            )
+        return int(array[0])
