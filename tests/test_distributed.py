@@ -273,7 +273,8 @@ def test_an_interrupted_wait_cancels_the_shards(error: type[BaseException]) -> N
     """Ctrl-C (or a failed shard) while the results are gathered cancels the shards, then goes on."""
 
     class Cluster:
-        cancelled: list[object] = []
+        def __init__(self) -> None:
+            self.cancelled: list[object] = []
 
         def gather(self, tasks: list[object]) -> list[object]:
             raise error("while gathering")

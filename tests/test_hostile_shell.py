@@ -543,7 +543,7 @@ def test_corpus_sizes_are_bounded(size: object) -> None:
 
 
 def test_corpus_self_play_names_a_bad_variant() -> None:
-    with pytest.raises(NardyError, match="^variant: must be one of"):
+    with pytest.raises(NardyError, match=r"^variant: must be one of"):
         corpus.self_play(nardy_fast.Position, np.array(["long"]), 3, 1)  # type: ignore[arg-type]
     rows, rolls = corpus.self_play(nardy_fast.Position, np.str_("long"), 3, 1)
     assert rows.shape == (3, 64) and rolls.shape == (3, 2)
