@@ -1,14 +1,26 @@
 """The one place that chooses the implementation behind the package's names: the compiled core when it is
 built, else the pure-Python reference; ``NARDY_FAST_IMPLEMENTATION=python|cython`` forces one (``cython``
 fails loudly when the core is missing). Everything else in the package is written for both.
+
+The package's functions are defined here, each calling the chosen implementation's record
+(:class:`~nardy_fast.implementation.Implementation`), whose method holds the one docstring they share.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from types import ModuleType
+from typing import Literal, Optional, Union, overload
 
-from . import game, reference
+from . import reference
+from .batch import BatchResult
+from .encodings import Features
+from .implementation import Implementation
+from .layout import Rows
+from .playouts import Played, Policy, Records, Trajectories
+from .position import Position as _Position
+from .rollouts import Rollout
 
 __all__ = [
     "IMPLEMENTATION",
@@ -38,16 +50,106 @@ def _choose() -> ModuleType:
 
 
 _chosen = _choose()
+#: The chosen implementation's public objects.
+RECORD: Implementation = _chosen.IMPLEMENTATION_RECORD
 
 #: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
-IMPLEMENTATION: str = _chosen.IMPLEMENTATION
-Position: type[reference.Position] = _chosen.Position
-batch_children = _chosen.batch_children
-children = _chosen.children
-encode = _chosen.encode
-playout = _chosen.playout
-rollout = _chosen.rollout
-game.default_position = Position
+IMPLEMENTATION: str = RECORD.name
+Position: type[_Position] = RECORD.Position
+
+
+def batch_children(positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
+    return RECORD.batch_children(positions, rolls, max_results=max_results)
+
+
+def children(position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> Rows:
+    return RECORD.children(position, dice, max_results=max_results)
+
+
+def encode(rows: object, scheme: str, out: Optional[Features] = None) -> Features:
+    return RECORD.encode(rows, scheme, out)
+
+
+@overload
+def playout(
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    policy: Union[str, Policy] = ...,
+    threads: int = ...,
+    opening: str = ...,
+    first_game: int = ...,
+    stratify: bool = ...,
+    batch: int = ...,
+    trajectories: Literal[False] = ...,
+    **flags: object,
+) -> Records: ...
+@overload
+def playout(
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    policy: Union[str, Policy] = ...,
+    threads: int = ...,
+    opening: str = ...,
+    first_game: int = ...,
+    stratify: bool = ...,
+    batch: int = ...,
+    trajectories: Literal[True],
+    **flags: object,
+) -> tuple[Records, Trajectories]: ...
+def playout(
+    start: object,
+    games: int,
+    *,
+    seed: int,
+    policy: Union[str, Policy] = "random",
+    threads: int = 1,
+    opening: str = "fresh_roll",
+    first_game: int = 0,
+    stratify: bool = False,
+    batch: int = 1000,
+    trajectories: bool = False,
+    **flags: object,
+) -> Played:
+    played: Played = RECORD.playout(
+        start,
+        games,
+        seed=seed,
+        policy=policy,
+        threads=threads,
+        opening=opening,
+        first_game=first_game,
+        stratify=stratify,
+        batch=batch,
+        trajectories=trajectories,  # type: ignore[call-overload]  # a bool: the implementation's overloads' union
+        **flags,
+    )
+    return played
+
+
+def rollout(
+    position: _Position,
+    games: int = 1296,
+    *,
+    seed: int,
+    policy: object = "random",
+    stratify: bool = True,
+    threads: int = 1,
+    first_game: int = 0,
+    batch: int = 1000,
+) -> Rollout:
+    return RECORD.rollout(
+        position, games, seed=seed, policy=policy, stratify=stratify, threads=threads, first_game=first_game, batch=batch
+    )
+
+
+# one docstring each: the implementation's method's
+for _function in (batch_children, children, encode, playout, rollout):
+    _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
+del _function
 
 
 def implementations() -> dict[str, ModuleType]:

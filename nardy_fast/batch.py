@@ -12,12 +12,11 @@ import numpy.typing as npt
 
 from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLimitError, field_error
 from .layout import WIDTH, Rows, pack, unpack
-from .state import check_limit, limit_error
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["WIDTH", "pack", "unpack", "Kernel", "BatchResult", "batch_api", "python_kernel"]
+__all__ = ["WIDTH", "pack", "unpack", "Kernel", "OneRow", "BatchResult", "as_array", "check_rows", "check_rolls", "explain", "python_kernel"]
 
 
 def as_array(value: object, field: str, cls: type[NardyError], shape: str) -> npt.NDArray[np.generic]:
@@ -55,7 +54,8 @@ def check_rows(positions: object, field: str) -> Rows:
     return array.astype(np.int8, copy=False)
 
 
-def _rolls(rolls: object, count: int) -> Rows:
+def check_rolls(rolls: object, count: int) -> Rows:
+    """One roll for every row, or a roll per row: a C-contiguous ``int8`` array (1, 2) or (N, 2)."""
     array = as_array(rolls, "rolls", InvalidDiceError, f"({count}, 2)")
     if array.ndim == 1:
         array = array[None, :]
@@ -66,8 +66,8 @@ def _rolls(rolls: object, count: int) -> Rows:
     return np.ascontiguousarray(array.astype(np.int8))
 
 
-def _explain(positions: Rows, rolls: Rows, index: int) -> NardyError:
-    """The error for row ``index`` (a position, or its roll when ``index >= len(positions)``)."""
+def explain(positions: Rows, rolls: Rows, index: int) -> NardyError:
+    """The error for the row a kernel stopped at, ``index`` (a position, or its roll when ``index >= len(positions)``)."""
     count = len(positions)
     row = index % count
     try:
@@ -134,50 +134,3 @@ def python_kernel(position_class: type[Position]) -> Kernel:
 #: An implementation's shortcut for one row: its children, or ``None`` for anything it leaves to the batch
 #: (a row or roll to be checked and explained, a search over its limit).
 OneRow = Callable[[object, Optional[Sequence[int]], int], Optional[Rows]]
-
-
-def batch_api(
-    kernel: Kernel, one_row: Optional[OneRow] = None
-) -> tuple[Callable[..., BatchResult], Callable[..., Rows]]:
-    """``(batch_children, children)`` over an implementation's kernel: the checks, the errors and the
-    documentation are these, for every implementation."""
-
-    def batch_children(positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
-        """All children of N positions, in CSR form, with no Python object per child.
-
-        ``positions`` is an integer array (N, 64) of rows (:mod:`nardy_fast.layout`), ``rolls`` an array (N,
-        2), or one roll for all; a row whose position has a pending list takes the roll (0, 0), and so may a
-        finished one (a finished game has no children, with or without dice). Returns
-        ``(children, offsets, keys)``: the children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in
-        ``legal_moves`` order) with their Zobrist keys in ``keys``. ``max_results`` bounds each row's search as
-        in ``Position.legal_moves`` (the error names the row).
-
-        The compiled core releases the GIL while it works, so threads scale; it reads each row once, into
-        memory of its own, so an array changed by another thread meanwhile gives the children of the rows as
-        they were read, or an error, never a crash. Its ``children`` and ``keys`` are views of buffers with
-        room to spare (24 rows per position, or a larger buffer an earlier call freed; room never written is
-        not mapped in large outputs). Freed buffers, up to 64 MB of each kind, are kept for the next calls,
-        whose pages then need no fault.
-        """
-        limit = check_limit(max_results)
-        matrix = check_rows(positions, "positions")
-        roll_rows = _rolls(rolls, len(matrix))
-        children_rows, offsets, keys, bad, over = kernel(matrix, roll_rows, limit)
-        if over:
-            error = limit_error(limit)
-            raise type(error)(f"positions[{bad}]: {error}")
-        if bad >= 0:
-            raise _explain(matrix, roll_rows, bad)
-        return children_rows, offsets, keys  # type: ignore[return-value]
-
-    def children(position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None) -> Rows:
-        """The children of one position row for ``dice`` (omitted for a pending list, and may be for a finished
-        game, which has none), as one (k, 64) array; ``max_results`` as in ``Position.legal_moves``."""
-        if one_row is not None:
-            found = one_row(position, dice, check_limit(max_results))
-            if found is not None:
-                return found
-        roll = (0, 0) if dice is None else dice
-        return batch_children(check_rows(position, "positions"), roll, max_results=max_results)[0]
-
-    return batch_children, children

@@ -3,21 +3,19 @@ core (``nardy_fast._core``, built from ``src_pyx/``). Importing this module fail
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional, Union
+from typing import ClassVar, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
 from ._core import encode_rows  # an ImportError, not an AttributeError, for a core built before it
-from .batch import batch_api
-from .encodings import encode_api
 from .game import RECORD
+from .implementation import Implementation, Kernels
 from .perft import perft
-from .playouts import PlayoutArgs, StopFlag, Trajectories, _on_threads, playout_api
+from .playouts import Played, PlayoutArgs, StopFlag, Trajectories, on_threads
 from .position import Engine, Move
 from .position import Position as _Position
-from .rollouts import rollout_api
 from .state import State
 
 __all__ = [
@@ -54,11 +52,9 @@ class Position(_Position):
 
 
 _core.legal_moves.__doc__ = _Position.legal_moves.__doc__
-batch_children, children = batch_api(_core.batch_children, _core.children)
-encode = encode_api(encode_rows)
 
 
-def _playout(args: PlayoutArgs) -> Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], Trajectories]]:
+def _playout(args: PlayoutArgs) -> Played:
     """The core's kernel for the built-in policies: the games split into ``args.threads`` ranges, each played
     in C without the GIL (the calling thread takes the first range), each checking the playout's stop flag
     once per ply (a failure or Ctrl-C in one thread stops them all)."""
@@ -73,21 +69,35 @@ def _playout(args: PlayoutArgs) -> Union[npt.NDArray[np.void], tuple[npt.NDArray
             args.first_game, *parts[part], winner, points, plies, turns, args.trajectories, stop,
         )  # fmt: skip
 
-    _on_threads(args.threads, play)
+    on_threads(args.threads, play)
     out = np.zeros(args.games, dtype=RECORD)
     out["winner"], out["points"], out["plies"], out["turns"] = winner, points, plies, turns
     out["start"] = (np.arange(args.games, dtype=np.int64) + args.first_game) % len(args.rows)
     if not args.trajectories:
         return out
-    pieces = [piece for piece in played if piece is not None]
-    offsets = np.zeros(args.games + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum(out["plies"].astype(np.int64) + 1)
-    return out, Trajectories(
-        np.concatenate([rows for rows, _ in pieces]),
-        np.concatenate([rolls for _, rolls in pieces]),
-        offsets,
-    )
+    pieces = []
+    for (first, last), piece in zip(parts, played):
+        assert piece is not None  # every part returned (an exception would have been raised)
+        offsets = np.zeros(last - first + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum(plies[first:last].astype(np.int64) + 1)
+        pieces.append(Trajectories(piece[0], piece[1], offsets))
+    return out, Trajectories.concatenate(pieces)
 
 
-playout = playout_api(_playout, batch_children, _core.game_rolls)
-rollout = rollout_api(playout)
+#: The core's public objects (:class:`~nardy_fast.implementation.Implementation`).
+IMPLEMENTATION_RECORD = Implementation(
+    IMPLEMENTATION,
+    Position,
+    Kernels(
+        batch=_core.batch_children,
+        encode=encode_rows,
+        playout=_playout,
+        game_rolls=_core.game_rolls,
+        one_row=_core.children,
+    ),
+)
+batch_children = IMPLEMENTATION_RECORD.batch_children
+children = IMPLEMENTATION_RECORD.children
+encode = IMPLEMENTATION_RECORD.encode
+playout = IMPLEMENTATION_RECORD.playout
+rollout = IMPLEMENTATION_RECORD.rollout

@@ -28,7 +28,7 @@ Every function checks its request as the local function does (the same errors), 
 
 from __future__ import annotations
 
-import inspect
+from dataclasses import replace
 from typing import Any, Literal, Optional, Union, overload
 
 import numpy as np
@@ -46,9 +46,9 @@ import nardy_fast
 from .errors import NardyError, field_error
 from .inputs import choice, integer
 from .perft import check_depth
-from .playouts import PlayoutArgs, Trajectories, check_playout
+from .playouts import Played, PlayoutArgs, PlayoutOptions, Trajectories, check_playout, split_range
 from .position import Position
-from .rollouts import Rollout
+from .rollouts import Rollout, check_position, rollout_options
 
 __all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
 
@@ -91,24 +91,9 @@ def _check_shards(shards: object) -> Optional[int]:
     return count
 
 
-def _check_playout(start: object, games: object, seed: object, options: dict[str, Any]) -> PlayoutArgs:
-    """``nardy_fast.playout``'s checks of the request, with its defaults (a TypeError for an unknown keyword
-    argument, as there)."""
-    bound = inspect.signature(nardy_fast.playout).bind(start, games, seed=seed, **options)
-    bound.apply_defaults()
-    return check_playout(**bound.arguments)
-
-
-def _check_rollout(position: object, games: object, seed: object, options: dict[str, Any]) -> PlayoutArgs:
-    """``nardy_fast.rollout``'s checks: the position's, then those of the playout it runs."""
-    bound = inspect.signature(nardy_fast.rollout).bind(position, games, seed=seed, **options)
-    bound.apply_defaults()
-    if not isinstance(position, Position):
-        raise field_error(NardyError, "position", "must be a Position", position)
-    if position.is_over():
-        raise field_error(NardyError, "position", "is a finished game", position.to_text())
-    playout_options = {k: v for k, v in bound.arguments.items() if k not in ("position", "games", "seed")}
-    return _check_playout(position, games, seed, playout_options)
+def _checked_playout(start: object, games: object, seed: object, options: PlayoutOptions) -> PlayoutArgs:
+    """``nardy_fast.playout``'s checks of the request, before any shard is sent."""
+    return check_playout(start, games, seed, options)
 
 
 def _gathered(cluster: Any, tasks: list[Any]) -> Any:
@@ -128,43 +113,22 @@ def default_shards(client: distributed.Client) -> int:
     return min(MAX_SHARDS, max(1, SHARDS_PER_THREAD * sum(threads.values())))
 
 
-def _ranges(first: int, total: int, shards: int) -> list[tuple[int, int]]:
-    """``shards`` contiguous ``(first game, games)`` ranges covering ``first .. first + total - 1`` in order,
-    their sizes differing by at most 1."""
-    bounds = [first + total * i // shards for i in range(shards + 1)]
-    return [(bounds[i], bounds[i + 1] - bounds[i]) for i in range(shards)]
-
-
 # --- what the workers run (module-level functions: the workers import them by name) ----------------------------
 
 
-def _playout_task(
-    start: object, games: int, seed: int, options: dict[str, Any]
-) -> Union[Records, tuple[Records, Trajectories]]:
-    played: Union[Records, tuple[Records, Trajectories]] = nardy_fast.playout(
-        start, games, seed=seed, **options
-    )
+def _playout_task(start: object, games: int, seed: int, options: PlayoutOptions) -> Played:
+    played: Played = nardy_fast.playout(start, games, seed=seed, **options.keywords())
     return played
 
 
-def _rollout_task(position: Position, games: int, seed: int, options: dict[str, Any]) -> Rollout:
-    result: Rollout = nardy_fast.rollout(position, games, seed=seed, **options)
-    return result
+def _rollout_task(position: Position, games: int, seed: int, options: PlayoutOptions) -> Rollout:
+    """``nardy_fast.rollout`` of these options: the games of its playout, counted."""
+    records: Records = nardy_fast.playout(position, games, seed=seed, **options.keywords())
+    return Rollout.from_records(records, position.turn)
 
 
 def _perft_task(positions: list[Position], depth: int) -> int:
     return sum(nardy_fast.perft(position, depth) for position in positions)
-
-
-def _joined(parts: list[Trajectories]) -> Trajectories:
-    """The trajectories of consecutive ranges of games as those of one playout: each part's offsets shifted
-    by the positions before it."""
-    shifts = np.cumsum([0] + [len(part.rows) for part in parts])
-    return Trajectories(
-        np.concatenate([part.rows for part in parts]),
-        np.concatenate([part.rolls for part in parts]),
-        np.concatenate([parts[0].offsets[:1]] + [p.offsets[1:] + s for p, s in zip(parts, shifts)]),
-    )
 
 
 # --- the public functions ---------------------------------------------------------------------------------
@@ -215,8 +179,8 @@ def playout(
     (at most :data:`MAX_SHARDS`) defaults to :func:`default_shards` and is never more than ``games``.
     """
     cluster = _check_client(client)
-    options["trajectories"] = trajectories
-    args = _check_playout(start, games, seed, options)
+    asked = PlayoutOptions.of(trajectories=trajectories, **options)
+    args = _checked_playout(start, games, seed, asked)
     count = _check_shards(shards) or default_shards(cluster)
     sent: object = start
     if not args.from_start:  # the checked rows, compact int8; a Position travels as its row
@@ -224,13 +188,13 @@ def playout(
         if args.rows.nbytes > _SCATTER_BYTES:
             sent = cluster.scatter(args.rows, broadcast=False)
     tasks = [
-        cluster.submit(_playout_task, sent, size, args.seed, {**options, "first_game": first}, pure=False)
-        for first, size in _ranges(args.first_game, args.games, min(count, args.games))
+        cluster.submit(_playout_task, sent, last - first, args.seed, replace(asked, first_game=first), pure=False)
+        for first, last in split_range(args.first_game, args.games, min(count, args.games))
     ]
     parts: list[Any] = _gathered(cluster, tasks)
     if not args.trajectories:
         return np.concatenate(parts)
-    return np.concatenate([records for records, _ in parts]), _joined([paths for _, paths in parts])
+    return np.concatenate([records for records, _ in parts]), Trajectories.concatenate([t for _, t in parts])
 
 
 def rollout(
@@ -249,11 +213,12 @@ def rollout(
     and ``threads`` (per shard). The stratified rolls follow the game numbers, so any split keeps them.
     """
     cluster = _check_client(client)
-    args = _check_rollout(position, games, seed, options)
+    asked = rollout_options(**options)
+    args = _checked_playout(check_position(position), games, seed, asked)
     count = _check_shards(shards) or default_shards(cluster)
     tasks = [
-        cluster.submit(_rollout_task, position, size, args.seed, {**options, "first_game": first}, pure=False)
-        for first, size in _ranges(args.first_game, args.games, min(count, args.games))
+        cluster.submit(_rollout_task, position, last - first, args.seed, replace(asked, first_game=first), pure=False)
+        for first, last in split_range(args.first_game, args.games, min(count, args.games))
     ]
     return Rollout.combine(_gathered(cluster, tasks))
 

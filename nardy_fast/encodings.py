@@ -60,12 +60,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Optional, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from .batch import as_array, check_rows
 from .board import mover_point
 from .errors import NardyError, field_error
 from .inputs import choice
@@ -81,7 +80,6 @@ from .layout import (
     ROLLS_PLAYED,
     TURN,
     VARIANT,
-    WIDTH,
     Rows,
     unpack,
 )
@@ -97,7 +95,9 @@ __all__ = [
     "NUMPY_ENCODERS",
     "EncodeKernel",
     "python_kernel",
-    "encode_api",
+    "check_scheme",
+    "check_out",
+    "explain",
 ]
 
 Features = npt.NDArray[np.float32]
@@ -301,14 +301,15 @@ def python_kernel(rows: Rows, scheme: str, out: Features) -> int:
     return -1
 
 
-def _scheme(scheme: object) -> Scheme:
+def check_scheme(scheme: object) -> Scheme:
+    """The scheme named ``scheme`` (one of :data:`SCHEMES`)."""
     name = choice(scheme, SCHEMES)
     if name is None:
         raise field_error(NardyError, "scheme", f"must be one of {tuple(SCHEMES)}", scheme)
     return SCHEMES[name]
 
 
-def _out(out: object, shape: tuple[int, ...]) -> Features:
+def check_out(out: object, shape: tuple[int, ...]) -> Features:
     """A plain ``ndarray`` view of ``out`` when it is a writable C-contiguous float32 array of ``shape``: its
     own dtype, shape and flags, whatever a subclass's attributes say."""
     if not isinstance(out, np.ndarray):
@@ -327,7 +328,7 @@ def _out(out: object, shape: tuple[int, ...]) -> Features:
     return array
 
 
-def _explain(rows: Rows, index: int, scheme: Scheme) -> NardyError:
+def explain(rows: Rows, index: int, scheme: Scheme) -> NardyError:
     """The error for row ``index``: its check's, or the scheme's when the row is valid."""
     try:
         state = unpack(rows[index])
@@ -339,40 +340,3 @@ def _explain(rows: Rows, index: int, scheme: Scheme) -> NardyError:
         f"scheme {scheme.name!r} encodes only variant(s) {tuple(sorted(scheme.variants))}",
         state.variant,
     )
-
-
-def encode_api(kernel: EncodeKernel) -> Callable[..., Features]:
-    """``encode`` over an implementation's kernel: the checks, the errors and the documentation are these, for
-    every implementation."""
-
-    def encode(rows: object, scheme: str, out: Optional[Features] = None) -> Features:
-        """The network inputs of packed rows: a ``float32`` array (N, F) for rows (N, 64), a vector (F,) for
-        one row (64,).
-
-        ``scheme`` is one of :data:`nardy_fast.SCHEMES` (``"tdgammon"``, ``"openspiel"``, ``"nardy"``;
-        layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
-        array of the result's shape: the features are written there and it is returned (after an error its
-        contents are unspecified). Every row is checked as ``Position.from_array`` checks it (the error names
-        the row), and must be of a variant the scheme encodes. The rows are copied first, and that copy is
-        checked, encoded and quoted in errors: ``out`` may overlap ``rows``, and another thread may change
-        them meanwhile (each row is then encoded as it was copied, or is an error). The compiled core encodes
-        without the GIL.
-        """
-        checked = _scheme(scheme)
-        array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
-        matrix = check_rows(array, "rows")
-        shape = (checked.features,) if array.ndim == 1 else (len(matrix), checked.features)
-        if out is None:
-            result = target = np.zeros(shape, dtype=np.float32)
-        else:
-            result, target = out, _out(out, shape)
-        # the core writes through a C float pointer: an unaligned out is filled from an aligned array
-        written = target if target.flags.aligned else np.zeros(shape, dtype=np.float32)
-        bad = kernel(matrix, checked.name, written.reshape(len(matrix), checked.features))
-        if bad >= 0:
-            raise _explain(matrix, bad, checked)
-        if written is not target:
-            target[...] = written
-        return result
-
-    return encode

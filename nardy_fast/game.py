@@ -8,14 +8,15 @@ from __future__ import annotations
 from typing import Optional, Union
 
 import numpy as np
+import numpy.typing as npt
 
-from . import dice
+from . import dice, layout
 from .errors import IllegalMoveError, NardyError, field_error
 from .inputs import boolean, choice
 from .position import Move, Position
 from .variants import VARIANTS
 
-__all__ = ["OPENINGS", "MAX_PLIES", "Game", "RECORD", "POLICIES"]
+__all__ = ["OPENINGS", "MAX_PLIES", "Game", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
 
 #: How the first roll is made (docs/rules.md, Who starts): the starter rolls two fresh dice,
 #: or plays the two single dice that decided who starts.
@@ -26,20 +27,49 @@ MAX_PLIES = 10_000
 _HEADER = "# nardy_fast game"
 
 
-#: The ``Position`` class of games that name none: the package's, set once by :mod:`nardy_fast._dispatch`.
-default_position: Optional[type[Position]] = None
-
-
 def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
     if position_class is None:
-        if default_position is None:
-            raise field_error(
-                NardyError, "position_class", "must be given before the package chose one", None
-            )
-        return default_position
+        import nardy_fast  # the package's Position (the shared layer names no implementation)
+
+        return nardy_fast.Position
     if not (isinstance(position_class, type) and issubclass(position_class, Position)):
         raise field_error(NardyError, "position_class", "must be a Position class", position_class)
     return position_class
+
+
+# --- the turn contract (docs/rules.md, Who starts; What follows a move) ---------------------------------------
+# The one statement in Python of who starts, the opening roll and when the next roll comes: Game, the lock-step
+# playouts and the environments use these; the core's playout loop has twins of the same names (games.pxi).
+
+
+def who_starts(seed: int, game: int) -> tuple[int, int]:
+    """The single dice that decide who starts game ``game`` of ``seed``, (White's, Black's): each side rolls
+    one die (:func:`nardy_fast.dice.single_dice`), ties roll again; the higher die starts."""
+    k = 0
+    while True:
+        white, black = dice.single_dice(seed, game, k)
+        if white != black:
+            return white, black
+        k += 1
+
+
+def opening_roll(singles: tuple[int, int], opening: str) -> Optional[tuple[int, int]]:
+    """The starter's first roll under ``opening`` (one of :data:`OPENINGS`): the two single dice that decided
+    who starts, higher first (``"use_single_dice"``), or ``None``: the starter rolls two fresh dice
+    (``"fresh_roll"``)."""
+    if opening == "use_single_dice":
+        return max(singles), min(singles)
+    return None
+
+
+def rolls_next(rows: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Whether the side to move of each position (packed rows (N, 64), or one row: an array of one) rolls the
+    dice next: not
+    when the game is over, nor before a transfer segment (a pending list is played with no roll; docs/rules.md,
+    Gulbar transfers). An extra roll needs no rule here: the mover is still to move, with nothing pending."""
+    matrix = np.asarray(rows).reshape(-1, layout.WIDTH)
+    rolling: npt.NDArray[np.bool_] = ~layout.is_over(matrix) & (matrix[:, layout.NPENDING] == 0)
+    return rolling
 
 
 #: Digits of the largest seed or game number, 2**64 - 1.
@@ -79,6 +109,25 @@ class Game:
         position_class: Optional[type[Position]] = None,
         **flags: object,
     ) -> None:
+        self._settings(seed, game, opening, stratify)
+        if isinstance(start, Position):
+            if flags:
+                raise field_error(
+                    NardyError, "flags", "are the position's own when a game starts from one", flags
+                )
+            if start.is_over():
+                raise field_error(NardyError, "start", "is a finished game", start.to_text())
+            self.opening = "-"  # no opening: the side to move rolls (or plays its pending list)
+            self.start = start
+            self.roll: Optional[tuple[int, int]] = None if start.pending else self._draw()
+            return
+        variant = choice(start, VARIANTS)
+        if variant is None:
+            raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
+        self._open(_position_class(position_class).start(variant, **flags))
+
+    def _settings(self, seed: object, game: object, opening: object, stratify: object) -> None:
+        """The checked settings every game has, before its first position and roll."""
         self.seed = dice.check_seed(seed)
         self.game = dice.check_seed(game, "game")
         stratified = boolean(stratify)
@@ -94,32 +143,38 @@ class Game:
         #: The (roll, move) of every ply so far; the roll is ``None`` for a transfer segment.
         self.history: list[tuple[Optional[tuple[int, int]], Move]] = []
         self._rolls = 0  # rolls drawn so far (the ROLL stream's counter)
-        if isinstance(start, Position):
-            if flags:
-                raise field_error(
-                    NardyError, "flags", "are the position's own when a game starts from one", flags
-                )
-            if start.is_over():
-                raise field_error(NardyError, "start", "is a finished game", start.to_text())
-            self.opening = "-"  # no opening: the side to move rolls (or plays its pending list)
-            self.start = start
-            self.roll: Optional[tuple[int, int]] = None if start.pending else self._draw()
-            return
-        variant = choice(start, VARIANTS)
-        if variant is None:
-            raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
-        cls = _position_class(position_class)
-        k = 0
-        while True:  # who starts: each side rolls one die, ties roll again (docs/rules.md, Who starts)
-            white, black = dice.single_dice(self.seed, self.game, k)
-            if white != black:
-                break
-            k += 1
-        first = cls.start(variant, **flags)
-        if black > white:
-            first = cls(first.state._replace(turn="black"))
-        self.start = first
-        self.roll = (max(white, black), min(white, black)) if how == "use_single_dice" else self._draw()
+
+    @classmethod
+    def from_start(
+        cls,
+        position: Position,
+        *,
+        seed: int = 0,
+        game: int = 0,
+        opening: str = "fresh_roll",
+        stratify: bool = False,
+    ) -> Game:
+        """``Game(position.variant, ...)`` from a starting position already made (its rule flags are the
+        game's): who starts and the opening are rolled as there. ``position`` must be one where both first
+        rolls are still to come and nothing is pending, as :meth:`Position.start` makes."""
+        if not isinstance(position, Position):
+            raise field_error(NardyError, "position", "must be a Position", position)
+        state = position.state
+        if state.first_roll != (True, True) or state.pending or position.is_over():
+            raise field_error(
+                NardyError, "position", "must be a starting position (both first rolls to come)", position.to_text()
+            )
+        made = cls.__new__(cls)
+        made._settings(seed, game, opening, stratify)
+        made._open(position)
+        return made
+
+    def _open(self, first: Position) -> None:
+        """Who starts and the opening roll (docs/rules.md, Who starts) from a starting position."""
+        white, black = who_starts(self.seed, self.game)
+        turn = "white" if white > black else "black"
+        self.start = first if first.turn == turn else type(first)(first.state._replace(turn=turn))
+        self.roll = opening_roll((white, black), self.opening) or self._draw()
 
     def _draw(self) -> tuple[int, int]:
         drawn = dice.roll(self.seed, self.game, self._rolls, self.stratify)
@@ -150,13 +205,7 @@ class Game:
             candidate = next(m for m in position.legal_moves(self.roll) if m.result == reached)
         self.history.append((self.roll, candidate))
         after = candidate.result
-        if after.is_over():
-            self.roll = None
-        elif after.pending:
-            # a transfer segment, played before the receiver rolls (docs/rules.md, Gulbar transfers)
-            self.roll = None
-        else:
-            self.roll = self._draw()
+        self.roll = self._draw() if rolls_next(after.to_array())[0] else None
         return after
 
     def is_over(self) -> bool:

@@ -20,7 +20,7 @@ from .inputs import Bools, IntLike, Ints, choice
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
 
-__all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of"]
+__all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of", "uninitialised_error"]
 
 #: The 21 distinct rolls, higher die first.
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
@@ -38,7 +38,7 @@ class Engine(Protocol):
         ...
 
 
-def _uninitialised(kind: str) -> NardyError:
+def uninitialised_error(kind: str) -> NardyError:
     """The error for an object made with ``__new__`` and never initialised."""
     return NardyError(f"{kind.lower()}: was not made by the package's constructors (got an uninitialised {kind})")
 
@@ -102,7 +102,7 @@ class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers
 
     def __getattr__(self, name: str) -> object:
         if name in Move.__slots__:
-            raise _uninitialised("Move")
+            raise uninitialised_error("Move")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -134,7 +134,8 @@ class Position:
       keyword arguments;
     * ``Position.from_text(text)``: from its one-line text (``position.to_text()``, ``repr`` pastes back);
     * ``Position.from_board(variant, board, *, turn="white", bar=(0, 0), off=(0, 0), first_roll=(True, True),
-      pending=(), **flags)``: ``board[i]`` is the count on White's point ``i+1``, Black's negative;
+      pending=(), **flags)``: ``board[i]`` is the count on White's point ``i+1``, Black's negative (``turn``
+      also ``"w"`` or ``"b"``);
     * ``Position.from_array(row)``: from a packed row of 64 ``int8`` (:mod:`nardy_fast.layout`);
     * ``Position(state)``: from a :class:`~nardy_fast.state.State`, e.g.
       ``position.state._replace(turn="black")``.
@@ -174,7 +175,7 @@ class Position:
 
     def __getattr__(self, name: str) -> object:
         if name in ("_state", "_key", "_packed"):
-            raise _uninitialised("Position")
+            raise uninitialised_error("Position")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -205,6 +206,7 @@ class Position:
     ) -> P:
         """A position from White's board: ``board[i]`` = checkers on White's point ``i+1``, Black negative.
 
+        ``turn`` is ``"white"`` or ``"black"`` (or ``"w"``, ``"b"``, as the position text writes them).
         ``bar``, ``off`` and ``first_roll`` are (White, Black) pairs; ``pending`` is the transfer list the side
         to move must play before rolling (gulbar, crazy). ``rolls_played`` counts each side's rolls played so
         far, up to ``normal_doubles_first_rolls`` (crazy; (0, 0) elsewhere). Rule flags are keyword arguments
@@ -413,7 +415,9 @@ class Position:
         return cls._trusted(ids.from_id(text))
 
     def gnubg_id(self) -> str:
-        """GNU Backgammon's 14-character Position ID (short nardy only; it does not say who is to move)."""
+        """GNU Backgammon's 14-character Position ID (short nardy only). It carries the checkers only, not who
+        is to move nor the first-roll marks: ``from_gnubg_id(pid, turn=p.turn, first_roll=p.first_roll)``
+        gives ``p`` back exactly (``==``)."""
         from . import ids
 
         return ids.to_gnubg_id(self._state)
@@ -434,24 +438,29 @@ class Position:
         match_id: Optional[str] = None,
         first_roll: Optional[Bools] = None,
     ) -> P:
-        """A short nardy position from GNU Backgammon's Position ID, ``turn`` to move (default ``"white"``) or
-        the player on roll of the Match ID ``match_id``. ``first_roll`` defaults to both to come on the start
-        board and both played elsewhere (the IDs do not carry it)."""
+        """A short nardy position from GNU Backgammon's Position ID, ``turn`` to move (``"white"`` or
+        ``"black"``, or ``"w"``, ``"b"``; default ``"white"``) or the player on roll of the Match ID
+        ``match_id``. The IDs do not carry the first-roll marks: ``first_roll`` gives them, a (White, Black)
+        pair of booleans as in :meth:`from_board`, and defaults to both to come on the start board and both
+        played elsewhere. With both given as the position had them, the round trip is exact (``==``)."""
         from . import ids
 
         return cls._trusted(ids.from_gnubg_id(position_id, turn, match_id, first_roll))
 
     def xgid(self, dice: Optional[Ints] = None) -> str:
         """eXtreme Gammon's XGID of this short nardy position with ``dice`` rolled (``None``: not rolled yet);
-        the cube and match fields are those of a money game with a centred 1-cube."""
+        the cube and match fields are those of a money game with a centred 1-cube. It carries the checkers and
+        the side to move, not the first-roll marks: ``from_xgid(x, first_roll=p.first_roll)`` gives ``p`` back
+        exactly (``==``)."""
         from . import ids
 
         return ids.to_xgid(self._state, dice)
 
     @classmethod
     def from_xgid(cls: type[P], xgid: str, *, first_roll: Optional[Bools] = None) -> P:
-        """A short nardy position from an XGID (its dice: :func:`nardy_fast.ids.read_xgid`); ``first_roll`` as
-        in :meth:`from_gnubg_id`."""
+        """A short nardy position from an XGID (its dice: :func:`nardy_fast.ids.read_xgid`). The XGID does not
+        carry the first-roll marks: ``first_roll`` gives them, as in :meth:`from_gnubg_id` (default: both to
+        come on the start board, both played elsewhere)."""
         from . import ids
 
         return cls._trusted(ids.read_xgid(xgid, first_roll).state)

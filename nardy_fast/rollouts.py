@@ -10,18 +10,19 @@ rolls, the largest part of a rollout's variance, then averages out exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Union, cast
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import NardyError, field_error
 from .inputs import choice, integer, items
+from .playouts import PlayoutOptions
 from .position import Position
 
-__all__ = ["OUTCOMES", "MAX_GAMES", "Rollout", "rollout_api"]
+__all__ = ["OUTCOMES", "MAX_GAMES", "Rollout", "check_position", "rollout_options"]
 
 #: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
 #: single game, 2 a mars, 3 a koks).
@@ -156,45 +157,24 @@ class Rollout:
         return "\n".join(lines)
 
 
-Playout = Callable[..., Union[npt.NDArray[np.void], tuple[npt.NDArray[np.void], object]]]
+def check_position(position: object) -> Position:
+    """The position of a rollout: an unfinished ``Position`` (the same check wherever a rollout is asked)."""
+    if not isinstance(position, Position):
+        raise field_error(NardyError, "position", "must be a Position", position)
+    if position.is_over():
+        raise field_error(NardyError, "position", "is a finished game", position.to_text())
+    return position
 
 
-def rollout_api(playout: Playout) -> Callable[..., Rollout]:
-    """``rollout`` over an implementation's ``playout``: one function and one docstring for every
-    implementation."""
-
-    def rollout(
-        position: Position,
-        games: int = 1296,
-        *,
-        seed: int,
-        policy: object = "random",
-        stratify: bool = True,
-        threads: int = 1,
-        first_game: int = 0,
-        batch: int = 1000,
-    ) -> Rollout:
-        """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
-        options) and return the share of each outcome with its standard error, and the equity of the side to
-        move (:class:`Rollout`). ``stratify=True`` (the default) cycles the first two rolls through all
-        36 x 36 pairs of dice, so use a multiple of 1,296 games. Rollouts of the games ``first_game`` ..
-        ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for splitting one over
-        processes or machines."""
-        if not isinstance(position, Position):
-            raise field_error(NardyError, "position", "must be a Position", position)
-        if position.is_over():
-            raise field_error(NardyError, "position", "is a finished game", position.to_text())
-        records = playout(
-            position,
-            games,
-            seed=seed,
-            policy=policy,
-            threads=threads,
-            first_game=first_game,
-            stratify=stratify,
-            batch=batch,
-        )
-        assert isinstance(records, np.ndarray)
-        return Rollout.from_records(records, position.turn)
-
-    return rollout
+def rollout_options(
+    policy: object = "random", stratify: bool = True, threads: int = 1, first_game: int = 0, batch: int = 1000
+) -> PlayoutOptions:
+    """The playout options of a rollout, from ``rollout``'s keyword arguments and their defaults (stratified
+    rolls); an unknown keyword is a ``TypeError``, as for any function."""
+    return PlayoutOptions(
+        policy=policy,  # type: ignore[arg-type]  # checked with the playout's options
+        stratify=stratify,
+        threads=threads,
+        first_game=first_game,
+        batch=batch,
+    )

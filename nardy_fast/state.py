@@ -14,7 +14,7 @@ from .errors import InvalidDiceError, InvalidPositionError, NardyError, SearchLi
 from .inputs import boolean, choice, integer, items
 from .variants import LONG_FAMILY, SPECS, VARIANTS, Flags, flag, normalize_flags
 
-__all__ = ["State", "make_state", "check_state", "check_roll", "check_limit", "limit_error"]
+__all__ = ["State", "TURNS", "check_turn", "make_state", "start_state", "check_state", "check_roll", "check_limit", "limit_error"]
 
 
 class State(NamedTuple):
@@ -106,6 +106,19 @@ def _pending(variant: str, value: object, flags: Flags) -> tuple[int, ...]:
     )
 
 
+#: The side to move's names: in full, or as the position text writes them (``w``, ``b``).
+TURNS = {"white": "white", "black": "black", "w": "white", "b": "black"}
+
+
+def check_turn(turn: object, field: str = "turn") -> str:
+    """``"white"`` or ``"black"`` for one of :data:`TURNS` (a plain string), else an
+    ``InvalidPositionError`` naming ``field``."""
+    known = choice(turn, tuple(TURNS))
+    if known is None:
+        raise field_error(InvalidPositionError, field, "must be 'white' or 'black' (or 'w', 'b')", turn)
+    return TURNS[known]
+
+
 def make_state(
     variant: object,
     board: object,
@@ -123,10 +136,7 @@ def make_state(
         raise field_error(InvalidPositionError, "variant", f"must be one of {VARIANTS}", variant)
     variant = known_variant
     flag_values = normalize_flags(variant, flags)
-    known_turn = choice(turn, ("white", "black"))
-    if known_turn is None:
-        raise field_error(InvalidPositionError, "turn", "must be 'white' or 'black'", turn)
-    turn = known_turn
+    turn = check_turn(turn)
     cells = _board(board)
     bars = _int_pair("bar", bar, 0, 15)
     offs = _int_pair("off", off, 0, 15)
@@ -166,6 +176,12 @@ def make_state(
     counted = cast(int, flag(flag_values, "normal_doubles_first_rolls"))
     played = _int_pair("rolls_played", rolls_played, 0, counted)
     return State(variant, turn, cells, bars, offs, (bool(first[0]), bool(first[1])), pend, flag_values, played)
+
+
+def start_state(variant: str, flags: Mapping[str, object]) -> State:
+    """The starting position of ``variant`` under ``flags`` (checked), from its table: White to move, both
+    first rolls to come (docs/rules.md, The five games)."""
+    return make_state(variant, SPECS[variant].start, "white", (0, 0), (0, 0), (True, True), (), flags)
 
 
 def check_state(state: object) -> State:

@@ -34,10 +34,12 @@ from nardy_fast.errors import InvalidPositionError as _InvalidPositionError
 from nardy_fast.errors import NardyError as _NardyError
 from nardy_fast.errors import field_error as _field_error
 from nardy_fast.game import MAX_PLIES as _MAX_PLIES
+from nardy_fast.game import OPENINGS as _OPENINGS
+from nardy_fast.game import POLICIES as _POLICIES
 from nardy_fast.perft import check_depth as _check_depth
 from nardy_fast.position import Move as _Move
 from nardy_fast.position import Position as _BasePosition
-from nardy_fast.position import _uninitialised
+from nardy_fast.position import uninitialised_error as _uninitialised_error
 from nardy_fast.position import move_of as _move_of
 from nardy_fast.board import Step as _Step
 from nardy_fast.state import State as _State

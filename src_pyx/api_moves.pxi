@@ -59,7 +59,7 @@ cdef class Move:
     cdef Children made(self):
         """The move's results; an uninitialised move (``Move()``, ``Move.__new__(Move)``) raises."""
         if self._children is None or not 0 <= self._index < self._children.count:
-            raise _uninitialised("Move")
+            raise _uninitialised_error("Move")
         return self._children
 
     @property

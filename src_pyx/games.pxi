@@ -12,6 +12,9 @@ cdef enum:
 
 # a game still going after this many plies is given up (nardy_fast.game.MAX_PLIES)
 cdef int32_t GAME_MAX_PLIES = _MAX_PLIES
+# the built-in policies and openings by their index in nardy_fast.game's tables (PlayoutArgs carries the index)
+cdef int POLICY_FIRST = _POLICIES.index("first")
+cdef int OPENING_SINGLE_DICE = _OPENINGS.index("use_single_dice")
 
 cdef enum:
     # what play_game returns when its playout's stop flag was set (another thread of the playout failed, or
@@ -117,6 +120,36 @@ cdef int traj_add(Traj *t, const Pos *p, int d1, int d2) noexcept nogil:
     return 0
 
 
+# --- the turn contract: twins of nardy_fast.game's who_starts, opening_roll and rolls_next ---------------------
+
+
+cdef void who_starts(uint64_t seed, uint64_t game, int *white, int *black) noexcept nogil:
+    """``nardy_fast.game.who_starts``: one die each (the START stream), ties roll again."""
+    cdef uint64_t k = 0
+    while True:
+        two_dice(seed, game, k, STREAM_START, white, black)
+        if white[0] != black[0]:
+            return
+        k += 1
+
+
+cdef void opening_roll(int white, int black, bint single_dice, int *d1, int *d2) noexcept nogil:
+    """``nardy_fast.game.opening_roll``: the single dice, higher first, under ``use_single_dice``; else 0-0
+    (the starter rolls two fresh dice)."""
+    if single_dice:
+        d1[0] = white if white > black else black
+        d2[0] = black if white > black else white
+    else:
+        d1[0] = 0
+        d2[0] = 0
+
+
+cdef inline bint rolls_next(const Pos *p) noexcept nogil:
+    """``nardy_fast.game.rolls_next``: the side to move rolls unless the game is over or a transfer segment
+    is pending."""
+    return not is_over(p) and p.npending == 0
+
+
 cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
                    uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points,
                    Traj *traj, const volatile int32_t *stop) noexcept nogil:
@@ -126,22 +159,16 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     thread sets it while this one runs)."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
-    cdef uint64_t rolls = 0, k = 0
+    cdef uint64_t rolls = 0
     cdef int64_t pick
     memcpy(&p, start, sizeof(Pos))
     plies[0] = 0
     turns[0] = 0
     if from_start:
-        while True:  # who starts: one die each, ties roll again
-            two_dice(seed, game, k, STREAM_START, &white, &black)
-            if white != black:
-                break
-            k += 1
+        who_starts(seed, game, &white, &black)
         p.turn = 1 if black > white else 0
-    if from_start and single_dice:
-        d1 = white if white > black else black
-        d2 = black if white > black else white
-    elif p.npending == 0:
+        opening_roll(white, black, single_dice, &d1, &d2)
+    if d1 == 0 and rolls_next(&p):
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES:
@@ -158,10 +185,9 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
         turns[0] += d1 != 0
         plies[0] += 1
         p = after
-        if is_over(&p) or p.npending:
-            d1 = 0
-            d2 = 0
-        else:
+        d1 = 0
+        d2 = 0
+        if rolls_next(&p):
             game_roll(seed, game, rolls, stratify, &d1, &d2)
             rolls += 1
     if traj != NULL and traj_add(traj, &p, 0, 0) < 0:
@@ -218,7 +244,8 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
     workspace = take_workspace(0)
     try:
         with nogil:
-            status = play_games(workspace.g, rows, nstarts, from_start, opening == 1, policy == 1, stratify, seed,
+            status = play_games(workspace.g, rows, nstarts, from_start, opening == OPENING_SINGLE_DICE,
+                                policy == POLICY_FIRST, stratify, seed,
                                 number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
                                 &traj if trajectories else NULL, &stop[0])
         if status == GAMES_STOPPED:

@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from nardy_fast import _dispatch, encodings, layout
+from nardy_fast import _dispatch, encodings, layout, reference
 from nardy_fast.corpus import load
 from nardy_fast.errors import InvalidPositionError, NardyError
 from nardy_fast.variants import VARIANTS
@@ -341,7 +342,8 @@ def test_the_error_describes_the_row_checked(name: str) -> None:
         shared[2] = short[2]
         return bad
 
-    encode = encodings.encode_api(kernel_then_change)
+    record = reference.IMPLEMENTATION_RECORD
+    encode = replace(record, kernels=replace(record.kernels, encode=kernel_then_change)).encode
     want = _reference(np.concatenate([short[:2], long_row[None, :]]), "tdgammon")
     got = _outcome(lambda: encode(shared, "tdgammon"))
     assert got == want and "(got 'long')" in str(got[2])

@@ -264,3 +264,84 @@ def test_the_workspace_pool_lives_in_memory() -> None:
     where, _ = _unit_names()
     assert {where[name] for name in ("Generator", "take_workspace", "give_back", "tick")} == {"memory.pxi"}
     assert where["search"] == "search.pxi"
+
+
+# --- the Python shell -------------------------------------------------------------------------------------
+
+#: The longest a module of the package may be, in lines: one that grows past it holds several concerns.
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_too_long_to_read_in_one_sitting() -> None:
+    long = {str(p.relative_to(PACKAGE)): n for p in MODULES if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, long
+
+
+def _module_imports(path: Path) -> list[tuple[str, str]]:
+    """``(module, name)`` of every ``from <package module> import name`` in ``path``."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                module = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("nardy_fast"):
+                found.extend((module, alias.name) for alias in node.names)
+    return found
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """A helper used across modules is public in the module it belongs to; the compiled core (imported as
+    ``_core``) is the one private module others import."""
+    private = [
+        f"{_module_name(path)} imports {name} from {module}"
+        for path in MODULES
+        for module, name in _module_imports(path)
+        if name.startswith("_") and not name.startswith("__") and name != "_core"
+    ]
+    core = (SRC / "_core.pyx").read_text()
+    private += [f"_core.pyx imports {n} from {m}" for m, n in re.findall(r"^from (nardy_fast\S*) import (_\w+)\b(?! as)", core, re.M)]
+    assert not private, private
+
+
+def test_position_imports_no_output_format() -> None:
+    """The central type stands apart from its formats: each format is imported by the method that uses it."""
+    tree = ast.parse((PACKAGE / "position.py").read_text())
+    at_module_level = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    at_module_level |= {node.module or "" for node in tree.body if isinstance(node, ast.ImportFrom)}
+    assert not at_module_level & {"ids", "svg", ".ids", ".svg"}, at_module_level
+    code = "import sys, nardy_fast; nardy_fast.Position.start('long'); print(sorted(m for m in sys.modules if m.startswith(('nardy_fast.ids', 'nardy_fast.svg'))))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+
+
+def _public_callables() -> dict[str, object]:
+    found: dict[str, object] = {}
+    for name, module in [("nardy_fast", nardy_fast), *sorted(_dispatch.implementations().items())]:
+        for attribute in module.__all__:
+            value = getattr(module, attribute)
+            if callable(value) and not isinstance(value, type):
+                found[f"{name}.{attribute}"] = value
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(_public_callables()))
+def test_public_functions_are_defined_where_they_can_be_read(name: str) -> None:
+    """No public function is a closure made by a factory: go-to-definition lands on its code, and help()
+    shows one docstring, the same for the package's function and each implementation's."""
+    function = _public_callables()[name]
+    assert "<locals>" not in getattr(function, "__qualname__", "<locals>"), name
+    assert function.__doc__, name
+    short = name.rpartition(".")[2]
+    if short in ("batch_children", "children", "encode", "playout", "rollout"):
+        assert function.__doc__ == getattr(nardy_fast, short).__doc__, name
+
+
+def test_policies_and_openings_are_read_by_name_in_the_core() -> None:
+    """The core derives the codes of the built-in policies and openings from nardy_fast.game's tables."""
+    games = (SRC / "games.pxi").read_text()
+    assert "_POLICIES.index(" in games and "_OPENINGS.index(" in games
+    assert not re.search(r"\b(policy|opening) == \d", games), "a policy or opening compared with a number"

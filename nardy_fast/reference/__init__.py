@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..batch import batch_api, python_kernel
+from ..batch import python_kernel
 from ..dice import game_rolls
-from ..encodings import encode_api
 from ..encodings import python_kernel as python_encoder
+from ..implementation import Implementation, Kernels
 from ..perft import perft
-from ..playouts import playout_api, python_playout
+from ..playouts import Played, PlayoutArgs
 from ..position import Engine, Move
 from ..position import Position as _Position
-from ..rollouts import rollout_api
 from .engine import legal_moves
+from .playout import python_playout
 
 __all__ = [
     "Position",
@@ -40,7 +40,19 @@ class Position(_Position):
     _engine: ClassVar[Engine] = staticmethod(legal_moves)
 
 
-batch_children, children = batch_api(python_kernel(Position))
-encode = encode_api(python_encoder)
-playout = playout_api(lambda args: python_playout(Position, args), batch_children, game_rolls)
-rollout = rollout_api(playout)
+def _playout(args: PlayoutArgs) -> Played:
+    """The built-in policies, every game played through :class:`~nardy_fast.game.Game`."""
+    return python_playout(Position, args)
+
+
+#: The reference's public objects (:class:`~nardy_fast.implementation.Implementation`).
+IMPLEMENTATION_RECORD = Implementation(
+    IMPLEMENTATION,
+    Position,
+    Kernels(batch=python_kernel(Position), encode=python_encoder, playout=_playout, game_rolls=game_rolls),
+)
+batch_children = IMPLEMENTATION_RECORD.batch_children
+children = IMPLEMENTATION_RECORD.children
+encode = IMPLEMENTATION_RECORD.encode
+playout = IMPLEMENTATION_RECORD.playout
+rollout = IMPLEMENTATION_RECORD.rollout

@@ -1,0 +1,246 @@
+"""One implementation's public objects, assembled from its kernels: the single place where the checks, the
+errors and the documentation of the batch API, the encodings, playouts and rollouts meet an implementation.
+
+An implementation (the reference, the compiled core) supplies its ``Position`` class and its kernels
+(:class:`Kernels`); :class:`Implementation` is the frozen record of what it offers, whose methods are the
+package's functions for it (``nardy_fast.reference.playout`` is ``reference.IMPLEMENTATION_RECORD.playout``);
+:mod:`nardy_fast._dispatch` chooses a record, and the package's module-level functions call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Optional, Union, overload
+
+import numpy as np
+
+from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_rows, explain
+from .encodings import EncodeKernel, Features, check_out, check_scheme
+from .encodings import explain as explain_row
+from .errors import NardyError
+from .layout import WIDTH, Rows
+from .lockstep import GameRolls, callable_playout
+from .playouts import Played, PlayoutKernel, PlayoutOptions, Policy, Records, Trajectories, check_playout
+from .position import Position as BasePosition
+from .rollouts import Rollout, check_position, rollout_options
+from .state import check_limit, limit_error
+
+__all__ = ["Kernels", "Implementation"]
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """What an implementation supplies: the batch search over checked rows (and optionally a shortcut for one
+    row), the encoder, the playout of the built-in policies, and its seeded rolls."""
+
+    batch: Kernel
+    encode: EncodeKernel
+    playout: PlayoutKernel
+    game_rolls: GameRolls
+    one_row: Optional[OneRow] = None
+
+
+@dataclass(frozen=True)
+class Implementation:
+    """The public objects of one implementation: its ``Position`` class and, as methods, the package's
+    functions over its kernels (the same checks, errors and documentation for every implementation)."""
+
+    name: str
+    Position: type[BasePosition]
+    kernels: Kernels
+
+    def batch_children(self, positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
+        """All children of N positions, in CSR form, with no Python object per child.
+
+        ``positions`` is an integer array (N, 64) of rows (:mod:`nardy_fast.layout`), ``rolls`` an array (N,
+        2), or one roll for all; a row whose position has a pending list takes the roll (0, 0), and so may a
+        finished one (a finished game has no children, with or without dice). Returns
+        ``(children, offsets, keys)``: the children of row ``i`` are ``children[offsets[i]:offsets[i+1]]`` (in
+        ``legal_moves`` order) with their Zobrist keys in ``keys``. ``max_results`` bounds each row's search as
+        in ``Position.legal_moves`` (the error names the row).
+
+        The compiled core releases the GIL while it works, so threads scale; it reads each row once, into
+        memory of its own, so an array changed by another thread meanwhile gives the children of the rows as
+        they were read, or an error, never a crash. Its ``children`` and ``keys`` are views of buffers with
+        room to spare (24 rows per position, or a larger buffer an earlier call freed; room never written is
+        not mapped in large outputs). Freed buffers, up to 64 MB of each kind, are kept for the next calls,
+        whose pages then need no fault.
+        """
+        limit = check_limit(max_results)
+        matrix = check_rows(positions, "positions")
+        roll_rows = check_rolls(rolls, len(matrix))
+        children_rows, offsets, keys, bad, over = self.kernels.batch(matrix, roll_rows, limit)
+        if over:
+            error = limit_error(limit)
+            raise type(error)(f"positions[{bad}]: {error}")
+        if bad >= 0:
+            raise explain(matrix, roll_rows, bad)
+        return children_rows, offsets, keys  # type: ignore[return-value]
+
+    def children(
+        self, position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None
+    ) -> Rows:
+        """The children of one position row for ``dice`` (omitted for a pending list, and may be for a finished
+        game, which has none), as one (k, 64) array; ``max_results`` as in ``Position.legal_moves``."""
+        if self.kernels.one_row is not None:
+            found = self.kernels.one_row(position, dice, check_limit(max_results))
+            if found is not None:
+                return found
+        roll = (0, 0) if dice is None else dice
+        return self.batch_children(check_rows(position, "positions"), roll, max_results=max_results)[0]
+
+    def encode(self, rows: object, scheme: str, out: Optional[Features] = None) -> Features:
+        """The network inputs of packed rows: a ``float32`` array (N, F) for rows (N, 64), a vector (F,) for
+        one row (64,).
+
+        ``scheme`` is one of :data:`nardy_fast.SCHEMES` (``"tdgammon"``, ``"openspiel"``, ``"nardy"``;
+        layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
+        array of the result's shape: the features are written there and it is returned (after an error its
+        contents are unspecified). Every row is checked as ``Position.from_array`` checks it (the error names
+        the row), and must be of a variant the scheme encodes. The rows are copied first, and that copy is
+        checked, encoded and quoted in errors: ``out`` may overlap ``rows``, and another thread may change
+        them meanwhile (each row is then encoded as it was copied, or is an error). The compiled core encodes
+        without the GIL.
+        """
+        checked = check_scheme(scheme)
+        array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
+        matrix = check_rows(array, "rows")
+        shape = (checked.features,) if array.ndim == 1 else (len(matrix), checked.features)
+        if out is None:
+            result = target = np.zeros(shape, dtype=np.float32)
+        else:
+            result, target = out, check_out(out, shape)
+        # the core writes through a C float pointer: an unaligned out is filled from an aligned array
+        written = target if target.flags.aligned else np.zeros(shape, dtype=np.float32)
+        bad = self.kernels.encode(matrix, checked.name, written.reshape(len(matrix), checked.features))
+        if bad >= 0:
+            raise explain_row(matrix, bad, checked)
+        if written is not target:
+            target[...] = written
+        return result
+
+    @overload
+    def playout(
+        self,
+        start: object,
+        games: int,
+        *,
+        seed: int,
+        policy: Union[str, Policy] = ...,
+        threads: int = ...,
+        opening: str = ...,
+        first_game: int = ...,
+        stratify: bool = ...,
+        batch: int = ...,
+        trajectories: Literal[False] = ...,
+        **flags: object,
+    ) -> Records: ...
+    @overload
+    def playout(
+        self,
+        start: object,
+        games: int,
+        *,
+        seed: int,
+        policy: Union[str, Policy] = ...,
+        threads: int = ...,
+        opening: str = ...,
+        first_game: int = ...,
+        stratify: bool = ...,
+        batch: int = ...,
+        trajectories: Literal[True],
+        **flags: object,
+    ) -> tuple[Records, Trajectories]: ...
+    def playout(
+        self,
+        start: object,
+        games: int,
+        *,
+        seed: int,
+        policy: Union[str, Policy] = "random",
+        threads: int = 1,
+        opening: str = "fresh_roll",
+        first_game: int = 0,
+        stratify: bool = False,
+        batch: int = 1000,
+        trajectories: bool = False,
+        **flags: object,
+    ) -> Played:
+        """Play ``games`` whole games with seeded dice and return one :data:`~nardy_fast.game.RECORD` per game
+        (winner, points, plies, turns, start); with ``trajectories=True``, ``(records, trajectories)``.
+
+        ``start`` is a variant name (each game rolls who starts and plays the opening per ``opening``, rule
+        flags as keyword arguments), a ``Position``, or packed rows (game ``g`` starts from row ``g % N``; the
+        side to move rolls first). The games are numbered ``first_game`` .. ``first_game + games - 1``, and the
+        dice of game ``g`` are a pure function of ``(seed, g)`` (:mod:`nardy_fast.dice`): the records never
+        depend on ``threads``, on the implementation, or on how the games are split into calls
+        (``playout(s, 100, seed=1, first_game=50)`` is ``playout(s, 150, seed=1)[50:]``). ``stratify=True``
+        makes the first two rolls of game ``g`` its pair of all 36 x 36 (the rollouts' variance reduction).
+
+        ``policy`` chooses each move:
+
+        * ``"random"``: a seeded uniform choice among the distinct legal results;
+        * ``"first"``: the first in ``legal_moves`` order;
+        * a callable ``policy(children, offsets) -> choices`` for models that score positions in bulk. The
+          games are played ``batch`` at a time in lock-step: once per ply the policy gets the children of
+          every unfinished game of the batch, ``children`` (M, 64) int8 rows in ``legal_moves`` order and
+          ``offsets`` (n + 1,) int64 (the children of the ``i``-th unfinished game, in game order, are
+          ``children[offsets[i]:offsets[i + 1]]``; both are read-only copies the package never reads again, so
+          nothing a policy does to them changes a game), and returns ``n`` integers, the index of the chosen
+          child within each game's (copied, then checked). Its cost is one ``batch_children`` call and one
+          Python call per ply of a batch, so large batches amortise it. A policy may call back into the
+          package; an exception it raises propagates unchanged and the playout returns nothing.
+
+        The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
+        A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
+        compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
+        policies run on ``threads`` threads too, each its own range of games. An exception in any thread
+        (Ctrl-C in the calling one) stops every thread within a ply, and is raised once they have all stopped.
+        """
+        options = PlayoutOptions(
+            policy=policy,
+            threads=threads,
+            opening=opening,
+            first_game=first_game,
+            stratify=stratify,
+            batch=batch,
+            trajectories=trajectories,
+            flags=flags,
+        )
+        return self.play(start, games, seed, options)
+
+    def play(self, start: object, games: object, seed: object, options: PlayoutOptions) -> Played:
+        """:meth:`playout` with its options as one value (:class:`~nardy_fast.playouts.PlayoutOptions`)."""
+        args = check_playout(start, games, seed, options)
+        if args.callback is not None:
+            return callable_playout(self.batch_children, self.kernels.game_rolls, args)
+        return self.kernels.playout(args)
+
+    def rollout(
+        self,
+        position: BasePosition,
+        games: int = 1296,
+        *,
+        seed: int,
+        policy: object = "random",
+        stratify: bool = True,
+        threads: int = 1,
+        first_game: int = 0,
+        batch: int = 1000,
+    ) -> Rollout:
+        """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
+        options) and return the share of each outcome with its standard error, and the equity of the side to
+        move (:class:`Rollout`). ``stratify=True`` (the default) cycles the first two rolls through all
+        36 x 36 pairs of dice, so use a multiple of 1,296 games. Rollouts of the games ``first_game`` ..
+        ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for splitting one over
+        processes or machines."""
+        options = rollout_options(policy, stratify, threads, first_game, batch)
+        return self.roll_out(position, games, seed, options)
+
+    def roll_out(self, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:
+        """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`)."""
+        start = check_position(position)
+        records = self.play(start, games, seed, options)
+        assert isinstance(records, np.ndarray)
+        return Rollout.from_records(records, start.turn)

@@ -1,0 +1,66 @@
+"""The reference's playout kernel for the built-in policies: every game played through
+:class:`~nardy_fast.game.Game` with the reference's positions, as a user would play it."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import dice, layout
+from ..game import MAX_PLIES, OPENINGS, RECORD, Game
+from ..playouts import PlayoutArgs, Records, Trajectories
+from ..position import Position
+
+__all__ = ["python_playout"]
+
+
+def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int) -> None:
+    won = game.winner()
+    out[index] = (
+        -1 if won is None else ("white", "black").index(won),
+        game.points(),
+        game.plies,
+        game.turns,
+        start,
+    )
+
+
+def python_playout(
+    position_class: type[Position], args: PlayoutArgs
+) -> Union[Records, tuple[Records, Trajectories]]:
+    """The built-in policies played through ``position_class`` objects and :class:`Game`."""
+    out = np.zeros(args.games, dtype=RECORD)
+    starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
+    rows: list[npt.NDArray[np.int8]] = []
+    rolls: list[tuple[int, int]] = []
+    lengths = np.zeros(args.games, dtype=np.int64)
+    for i in range(args.games):
+        number = args.first_game + i
+        index = number % len(starts)
+        if args.from_start:
+            game = Game.from_start(
+                starts[0], seed=args.seed, game=number, opening=OPENINGS[args.opening], stratify=args.stratify
+            )
+        else:
+            game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
+        while not game.is_over() and game.plies < MAX_PLIES:
+            moves = game.legal_moves()
+            pick = dice.choice(args.seed, number, game.plies, len(moves)) if args.policy == 0 else 0
+            if args.trajectories:
+                rows.append(game.position.to_array())
+                rolls.append(game.roll or (0, 0))
+            game.play(moves[pick])
+        if args.trajectories:
+            rows.append(game.position.to_array())
+            rolls.append((0, 0))
+            lengths[i] = game.plies + 1
+        _finish(out, i, game, index)
+    if not args.trajectories:
+        return out
+    return out, Trajectories(
+        np.array(rows, dtype=np.int8).reshape(-1, layout.WIDTH),
+        np.array(rolls, dtype=np.int8).reshape(-1, 2),
+        np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+    )
