@@ -61,7 +61,7 @@ from .game import Game
 from .layout import WIDTH
 from .numbering import to_own, to_white
 from .perft import MAX_PERFT_DEPTH, divide, perft
-from .playouts import Trajectories
+from .playouts import PlayoutOptions, Trajectories
 from .position import ROLLS, Move, Step
 from .rollouts import Rollout
 from .variants import VARIANTS
@@ -82,6 +82,7 @@ __all__ = [
     "Game",
     "Rollout",
     "Trajectories",
+    "PlayoutOptions",
     "NardyError",
     "InvalidPositionError",
     "InvalidNotationError",
