@@ -55,6 +55,7 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
     NardyError,
+    NardyWarning,
     SearchLimitError,
 )
 from .game import Game
@@ -89,6 +90,7 @@ __all__ = [
     "InvalidDiceError",
     "IllegalMoveError",
     "SearchLimitError",
+    "NardyWarning",
     # the public submodules (``reference`` comes with the dispatcher's names)
     "dice",
     "game",

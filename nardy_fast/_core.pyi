@@ -93,3 +93,8 @@ def children(
 def encode_rows(rows: npt.NDArray[np.int8], scheme: str, out: npt.NDArray[np.float32]) -> int:
     """Write the features of rows (N, 64) for ``scheme`` into ``out`` (N, F) without the GIL: -1, or the first
     row that failed its checks or is of a variant the scheme does not encode."""
+
+def segment_argmax_rows(
+    scores: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+) -> None:
+    """``out[i]``: the index within segment ``i`` of its first highest score (``nardy_fast.segments``)."""

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Literal, Optional, Union, overload
 
+import numpy as np
+import numpy.typing as npt
+
 from . import reference
 from .batch import BatchResult
 from .encodings import Features
@@ -21,6 +24,7 @@ from .layout import Rows
 from .playouts import Played, Policy, Records, Trajectories
 from .position import Position as _Position
 from .rollouts import Rollout
+from .vector import Games as _Games
 
 __all__ = [
     "IMPLEMENTATION",
@@ -30,6 +34,8 @@ __all__ = [
     "encode",
     "playout",
     "rollout",
+    "segment_argmax",
+    "Games",
     "reference",
 ]
 
@@ -56,6 +62,8 @@ RECORD: Implementation = _chosen.IMPLEMENTATION_RECORD
 #: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
 IMPLEMENTATION: str = RECORD.name
 Position: type[_Position] = RECORD.Position
+#: N games stepped from outside (:class:`nardy_fast.vector.Games`), bound to the chosen implementation.
+Games: type[_Games] = RECORD.Games
 
 
 def batch_children(positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
@@ -75,7 +83,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = ...,
     policy: Union[str, Policy] = ...,
     threads: int = ...,
     opening: str = ...,
@@ -90,7 +98,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = ...,
     policy: Union[str, Policy] = ...,
     threads: int = ...,
     opening: str = ...,
@@ -104,7 +112,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = 0,
     policy: Union[str, Policy] = "random",
     threads: int = 1,
     opening: str = "fresh_roll",
@@ -134,7 +142,7 @@ def rollout(
     position: _Position,
     games: int = 1296,
     *,
-    seed: int,
+    seed: int = 0,
     policy: object = "random",
     stratify: bool = True,
     threads: int = 1,
@@ -146,8 +154,12 @@ def rollout(
     )
 
 
+def segment_argmax(scores: object, offsets: object) -> npt.NDArray[np.int64]:
+    return RECORD.segment_argmax(scores, offsets)
+
+
 # one docstring each: the implementation's method's
-for _function in (batch_children, children, encode, playout, rollout):
+for _function in (batch_children, children, encode, playout, rollout, segment_argmax):
     _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
 del _function
 

@@ -17,6 +17,7 @@ from .playouts import Played, PlayoutArgs, StopFlag, Trajectories, on_threads
 from .position import Engine, Move
 from .position import Position as _Position
 from .state import State
+from .vector import Games as _Games
 
 __all__ = [
     "Position",
@@ -27,6 +28,8 @@ __all__ = [
     "encode",
     "playout",
     "rollout",
+    "segment_argmax",
+    "Games",
     "IMPLEMENTATION",
 ]
 
@@ -84,20 +87,29 @@ def _playout(args: PlayoutArgs) -> Played:
     return out, Trajectories.concatenate(pieces)
 
 
-#: The core's public objects (:class:`~nardy_fast.implementation.Implementation`).
-IMPLEMENTATION_RECORD = Implementation(
-    IMPLEMENTATION,
-    Position,
-    Kernels(
-        batch=_core.batch_children,
-        encode=encode_rows,
-        playout=_playout,
-        game_rolls=_core.game_rolls,
-        one_row=_core.children,
-    ),
+_KERNELS = Kernels(
+    batch=_core.batch_children,
+    encode=encode_rows,
+    playout=_playout,
+    game_rolls=_core.game_rolls,
+    segment_argmax=_core.segment_argmax_rows,
+    one_row=_core.children,
 )
+
+
+class Games(_Games):
+    """Games stepped from outside, their children from the compiled core (searched without the GIL)."""
+
+    __doc__ = _Games.__doc__  # help() shows the shared documentation, the same for both implementations
+
+    _kernels: ClassVar[Kernels] = _KERNELS
+
+
+#: The core's public objects (:class:`~nardy_fast.implementation.Implementation`).
+IMPLEMENTATION_RECORD = Implementation(IMPLEMENTATION, Position, _KERNELS, Games)
 batch_children = IMPLEMENTATION_RECORD.batch_children
 children = IMPLEMENTATION_RECORD.children
 encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
+segment_argmax = IMPLEMENTATION_RECORD.segment_argmax

@@ -48,7 +48,7 @@ from .inputs import choice, integer
 from .perft import check_depth
 from .playouts import Played, PlayoutArgs, PlayoutOptions, Trajectories, check_playout, split_range
 from .position import Position
-from .rollouts import Rollout, check_position, rollout_options
+from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
 
 __all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
 
@@ -140,7 +140,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = 0,
     shards: Optional[int] = None,
     trajectories: Literal[False] = False,
     **options: Any,
@@ -153,7 +153,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = 0,
     shards: Optional[int] = None,
     trajectories: Literal[True],
     **options: Any,
@@ -165,7 +165,7 @@ def playout(
     start: object,
     games: int,
     *,
-    seed: int,
+    seed: int = 0,
     shards: Optional[int] = None,
     trajectories: bool = False,
     **options: Any,
@@ -202,7 +202,7 @@ def rollout(
     position: Position,
     games: int = 1296,
     *,
-    seed: int,
+    seed: int = 0,
     shards: Optional[int] = None,
     **options: Any,
 ) -> Rollout:
@@ -215,6 +215,7 @@ def rollout(
     cluster = _check_client(client)
     asked = rollout_options(**options)
     args = _checked_playout(check_position(position), games, seed, asked)
+    warn_unbalanced(args.games, asked)
     count = _check_shards(shards) or default_shards(cluster)
     tasks = [
         cluster.submit(_rollout_task, position, last - first, args.seed, replace(asked, first_game=first), pure=False)

@@ -15,6 +15,7 @@ __all__ = [
     "InvalidDiceError",
     "IllegalMoveError",
     "SearchLimitError",
+    "NardyWarning",
     "QUOTE_LIMIT",
     "quote",
     "field_error",
@@ -47,6 +48,11 @@ class IllegalMoveError(NardyError):
 
 class SearchLimitError(NardyError):
     """A move search needed more positions than its ``max_results`` allows."""
+
+
+class NardyWarning(UserWarning):
+    """A request the package carries out, though it is probably not what was meant (e.g. a stratified rollout
+    whose games do not balance the first rolls)."""
 
 
 def quote(value: object) -> str:

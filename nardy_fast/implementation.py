@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, Optional, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_rows, explain
 from .encodings import EncodeKernel, Features, check_out, check_scheme
@@ -23,8 +24,10 @@ from .layout import WIDTH, Rows
 from .lockstep import GameRolls, callable_playout
 from .playouts import Played, PlayoutKernel, PlayoutOptions, Policy, Records, Trajectories, check_playout
 from .position import Position as BasePosition
-from .rollouts import Rollout, check_position, rollout_options
+from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
+from .segments import SegmentKernel, check_segments
 from .state import check_limit, limit_error
+from .vector import Games as BaseGames
 
 __all__ = ["Kernels", "Implementation"]
 
@@ -38,17 +41,32 @@ class Kernels:
     encode: EncodeKernel
     playout: PlayoutKernel
     game_rolls: GameRolls
+    segment_argmax: SegmentKernel
     one_row: Optional[OneRow] = None
 
 
 @dataclass(frozen=True)
 class Implementation:
-    """The public objects of one implementation: its ``Position`` class and, as methods, the package's
-    functions over its kernels (the same checks, errors and documentation for every implementation)."""
+    """The public objects of one implementation: its ``Position`` and ``Games`` classes and, as methods, the
+    package's functions over its kernels (the same checks, errors and documentation for every
+    implementation)."""
 
     name: str
     Position: type[BasePosition]
     kernels: Kernels
+    Games: type[BaseGames]
+
+    def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:
+        """For each segment ``i`` of ``scores`` (``offsets`` in CSR form, as ``batch_children`` and a callable
+        playout policy give them), the index within it of its highest score: the first of equal highest
+        ones, as ``numpy.argmax``. One int64 per segment: the choices of a policy that scores every child.
+        ``scores`` is a 1-D array of real numbers without NaN, ``offsets`` rises strictly from 0 to
+        ``len(scores)`` (every segment holds a score); both are copied before they are checked and read. The
+        compiled core runs without the GIL."""
+        values, ends = check_segments(scores, offsets)
+        out = np.zeros(len(ends) - 1, dtype=np.int64)
+        self.kernels.segment_argmax(values, ends, out)
+        return out
 
     def batch_children(self, positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
         """All children of N positions, in CSR form, with no Python object per child.
@@ -92,7 +110,7 @@ class Implementation:
 
     def encode(self, rows: object, scheme: str, out: Optional[Features] = None) -> Features:
         """The network inputs of packed rows: a ``float32`` array (N, F) for rows (N, 64), a vector (F,) for
-        one row (64,).
+        one row (64,) or one ``Position``.
 
         ``scheme`` is one of :data:`nardy_fast.SCHEMES` (``"tdgammon"``, ``"openspiel"``, ``"nardy"``;
         layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
@@ -104,6 +122,8 @@ class Implementation:
         without the GIL.
         """
         checked = check_scheme(scheme)
+        if isinstance(rows, BasePosition):
+            rows = rows.to_array()  # one position: its vector
         array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
         matrix = check_rows(array, "rows")
         shape = (checked.features,) if array.ndim == 1 else (len(matrix), checked.features)
@@ -126,7 +146,7 @@ class Implementation:
         start: object,
         games: int,
         *,
-        seed: int,
+        seed: int = ...,
         policy: Union[str, Policy] = ...,
         threads: int = ...,
         opening: str = ...,
@@ -142,7 +162,7 @@ class Implementation:
         start: object,
         games: int,
         *,
-        seed: int,
+        seed: int = ...,
         policy: Union[str, Policy] = ...,
         threads: int = ...,
         opening: str = ...,
@@ -157,7 +177,7 @@ class Implementation:
         start: object,
         games: int,
         *,
-        seed: int,
+        seed: int = 0,
         policy: Union[str, Policy] = "random",
         threads: int = 1,
         opening: str = "fresh_roll",
@@ -175,7 +195,8 @@ class Implementation:
         side to move rolls first). The games are numbered ``first_game`` .. ``first_game + games - 1``, and the
         dice of game ``g`` are a pure function of ``(seed, g)`` (:mod:`nardy_fast.dice`): the records never
         depend on ``threads``, on the implementation, or on how the games are split into calls
-        (``playout(s, 100, seed=1, first_game=50)`` is ``playout(s, 150, seed=1)[50:]``). ``stratify=True``
+        (``playout(s, 100, seed=1, first_game=50)`` is ``playout(s, 150, seed=1)[50:]``); ``seed`` is 0
+        unless given, as for :class:`~nardy_fast.Game` and the command line. ``stratify=True``
         makes the first two rolls of game ``g`` its pair of all 36 x 36 (the rollouts' variance reduction).
 
         ``policy`` chooses each move:
@@ -222,7 +243,7 @@ class Implementation:
         position: BasePosition,
         games: int = 1296,
         *,
-        seed: int,
+        seed: int = 0,
         policy: object = "random",
         stratify: bool = True,
         threads: int = 1,
@@ -230,16 +251,21 @@ class Implementation:
         batch: int = 1000,
     ) -> Rollout:
         """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
-        options) and return the share of each outcome with its standard error, and the equity of the side to
-        move (:class:`Rollout`). ``stratify=True`` (the default) cycles the first two rolls through all
-        36 x 36 pairs of dice, so use a multiple of 1,296 games. Rollouts of the games ``first_game`` ..
-        ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for splitting one over
-        processes or machines."""
+        options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
+        the equity of the side to move (:class:`Rollout`) when both sides play ``policy``: random moves by
+        default, so the figures are those of random play, not of good play. ``stratify=True`` (the default)
+        cycles the first two rolls through all 36 x 36 pairs of dice, which balances them only over a multiple
+        of 1,296 games: any other count warns (:class:`~nardy_fast.NardyWarning`, saying which). Rollouts of
+        the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for
+        splitting one over processes or machines."""
         options = rollout_options(policy, stratify, threads, first_game, batch)
+        check_position(position)
+        warn_unbalanced(games, options, stacklevel=4)
         return self.roll_out(position, games, seed, options)
 
     def roll_out(self, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:
-        """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`)."""
+        """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`), and
+        no warning: for a part of a rollout, whose games need not balance the rolls alone."""
         start = check_position(position)
         records = self.play(start, games, seed, options)
         assert isinstance(records, np.ndarray)

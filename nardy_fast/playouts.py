@@ -74,6 +74,23 @@ class Trajectories(NamedTuple):
     rolls: npt.NDArray[np.int8]
     offsets: npt.NDArray[np.int64]
 
+    def game_index(self) -> npt.NDArray[np.int64]:
+        """For each row, the record its game has in the playout (``i`` for the rows of record ``i``; the game
+        number is ``first_game + i``)."""
+        return np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int64), np.diff(self.offsets))
+
+    def outcome(self) -> npt.NDArray[np.int8]:
+        """For each row, what its side to move went on to score in that game: the points won (1, 2 a mars, 3
+        a koks) when it won, minus the points lost when it lost, 0 for a game given up. The training label of
+        the row, for the side to move."""
+        last = self.rows[self.offsets[1:] - 1]  # every game has a row: its start
+        counts = np.diff(self.offsets)
+        winner = np.repeat(layout.winner(last), counts)
+        points = np.repeat(layout.points(last), counts).astype(np.int8)
+        sign = np.where(winner == layout.turn(self.rows), 1, -1).astype(np.int8)
+        signed: npt.NDArray[np.int8] = np.where(winner >= 0, sign * points, 0).astype(np.int8)
+        return signed
+
     @classmethod
     def concatenate(cls, parts: Sequence[Trajectories]) -> Trajectories:
         """The trajectories of consecutive ranges of games as those of one playout: each part's offsets

@@ -10,6 +10,7 @@ rolls, the largest part of a rollout's variance, then averages out exactly.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
@@ -17,17 +18,20 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from .errors import NardyError, field_error
+from .errors import NardyError, NardyWarning, field_error
 from .inputs import choice, integer, items
 from .playouts import PlayoutOptions
 from .position import Position
 
-__all__ = ["OUTCOMES", "MAX_GAMES", "Rollout", "check_position", "rollout_options"]
+__all__ = ["OUTCOMES", "MAX_GAMES", "STRATA", "Rollout", "check_position", "rollout_options", "warn_unbalanced"]
 
 #: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
 #: single game, 2 a mars, 3 a koks).
 OUTCOMES = ("white_single", "white_mars", "white_koks", "black_single", "black_mars", "black_koks")
 _SIDES = ("white", "black")
+#: The stratified first two rolls of a rollout cycle through this many pairs (36 x 36): only whole cycles
+#: balance them.
+STRATA = 36 * 36
 #: The most games a :class:`Rollout` counts, its counts and unfinished games together: far beyond any run
 #: (one ``rollout`` plays fewer than 2**31), and a bound that keeps every figure a finite float.
 MAX_GAMES = (1 << 63) - 1
@@ -178,3 +182,18 @@ def rollout_options(
         first_game=first_game,
         batch=batch,
     )
+
+
+def warn_unbalanced(games: object, options: PlayoutOptions, stacklevel: int = 2) -> None:
+    """Warn (:class:`~nardy_fast.NardyWarning`) when stratified rolls would not be balanced: ``games`` not a
+    whole number of cycles of :data:`STRATA` pairs (each first roll then comes up unevenly often, and the
+    rollout is biased towards some)."""
+    count = integer(games)
+    if options.stratify is True and count is not None and count > 0 and count % STRATA:
+        cycles = max(1, round(count / STRATA))
+        warnings.warn(
+            f"games: {count:,} stratified games are not a multiple of {STRATA:,} (36 x 36 pairs of first rolls), "
+            f"so the first rolls are not balanced: use {cycles * STRATA:,}, or stratify=False",
+            NardyWarning,
+            stacklevel=stacklevel,
+        )

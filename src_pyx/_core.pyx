@@ -9,7 +9,8 @@ One extension module, written in units by concern (each says what it holds in it
 tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a search up), ``levels.pxi`` and
 ``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
 (State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
-surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings)."""
+surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings), ``segments.pxi``
+(per-segment reductions)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -73,3 +74,4 @@ include "perft.pxi"
 include "api_batch.pxi"
 include "games.pxi"
 include "encode.pxi"
+include "segments.pxi"

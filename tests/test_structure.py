@@ -281,7 +281,7 @@ def _module_imports(path: Path) -> list[tuple[str, str]]:
     """``(module, name)`` of every ``from <package module> import name`` in ``path``."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = []
+    found: list[tuple[str, str]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
@@ -304,7 +304,7 @@ def test_no_module_imports_another_modules_private_names() -> None:
         if name.startswith("_") and not name.startswith("__") and name != "_core"
     ]
     core = (SRC / "_core.pyx").read_text()
-    private += [f"_core.pyx imports {n} from {m}" for m, n in re.findall(r"^from (nardy_fast\S*) import (_\w+)\b(?! as)", core, re.M)]
+    private += [f"_core.pyx imports {n} from {m}" for m, n in re.findall(r"^from (nardy_fast\S*) import (_\w+)\b(?! as)", core, re.MULTILINE)]
     assert not private, private
 
 

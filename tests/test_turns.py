@@ -95,8 +95,8 @@ def test_the_record_plays_options_as_playout_plays_keywords(name: str, module: o
     expected = module.playout("long", 6, seed=2, **options.keywords())  # type: ignore[attr-defined]
     assert record.play("long", 6, 2, options).tobytes() == expected.tobytes()  # type: ignore[union-attr]
     start = module.Position.start("short")  # type: ignore[attr-defined]
-    rolled = record.roll_out(start, 36, 5, PlayoutOptions(stratify=True))
-    assert rolled == module.rollout(start, 36, seed=5)  # type: ignore[attr-defined]
+    rolled = record.roll_out(start, 36, 5, PlayoutOptions(stratify=False))
+    assert rolled == module.rollout(start, 36, seed=5, stratify=False)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("name", "module"), IMPLEMENTATIONS)
@@ -109,3 +109,50 @@ def test_trajectories_of_ranges_join_into_the_whole(name: str, module: object) -
     assert np.array_equal(joined.rows, paths.rows) and np.array_equal(joined.rolls, paths.rolls)
     assert np.array_equal(joined.offsets, paths.offsets)
     assert joined.rows.shape[1] == layout.WIDTH
+
+
+# --- issue 21's arguments: seeds by default, positions to encode, stratified rollouts that warn --------------
+
+
+@pytest.mark.parametrize(("name", "module"), IMPLEMENTATIONS)
+def test_seed_is_zero_unless_given(name: str, module: object) -> None:
+    play, roll = module.playout, module.rollout  # type: ignore[attr-defined]
+    assert play("short", 3).tobytes() == play("short", 3, seed=0).tobytes()
+    start = module.Position.start("gulbar")  # type: ignore[attr-defined]
+    assert roll(start, 20, stratify=False) == roll(start, 20, seed=0, stratify=False)
+    assert Game("short").record() == Game("short", seed=0).record()
+
+
+@pytest.mark.parametrize(("name", "module"), IMPLEMENTATIONS)
+def test_a_position_is_encoded_as_its_row(name: str, module: object) -> None:
+    position = module.Position.start("long").play("24/18 18/13", (6, 5))  # type: ignore[attr-defined]
+    found = module.encode(position, "nardy")  # type: ignore[attr-defined]
+    assert found.shape == (224,) and np.array_equal(found, module.encode(position.to_array(), "nardy"))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("games", [1, 36, 1295, 1297, 2000])
+def test_unbalanced_stratified_rollouts_warn(games: int) -> None:
+    start = nardy_fast.Position.start("short")
+    with pytest.warns(nardy_fast.NardyWarning, match=rf"^games: {games:,} stratified games are not a multiple of 1,296"):
+        nardy_fast.rollout(start, games, seed=1)
+
+
+@pytest.mark.parametrize(("games", "stratify"), [(1296, True), (2592, True), (100, False)])
+def test_balanced_or_unstratified_rollouts_do_not_warn(games: int, stratify: bool) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nardy_fast.rollout(nardy_fast.Position.start("short"), games, seed=1, stratify=stratify, threads=2)
+
+
+@pytest.mark.parametrize(("name", "module"), IMPLEMENTATIONS)
+def test_trajectory_rows_know_their_game_and_its_outcome(name: str, module: object) -> None:
+    records, paths = module.playout("short", 6, seed=2, trajectories=True)  # type: ignore[attr-defined]
+    index, outcome = paths.game_index(), paths.outcome()
+    assert np.array_equal(np.bincount(index, minlength=6), records["plies"] + 1)
+    for i, record in enumerate(records):
+        rows = paths.rows[index == i]
+        to_move = layout.turn(rows)
+        signed = np.where(to_move == record["winner"], 1, -1) * record["points"]
+        assert np.array_equal(outcome[index == i], signed)

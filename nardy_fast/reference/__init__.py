@@ -13,6 +13,8 @@ from ..perft import perft
 from ..playouts import Played, PlayoutArgs
 from ..position import Engine, Move
 from ..position import Position as _Position
+from ..segments import python_kernel as python_segments
+from ..vector import Games as _Games
 from .engine import legal_moves
 from .playout import python_playout
 
@@ -25,6 +27,8 @@ __all__ = [
     "encode",
     "playout",
     "rollout",
+    "segment_argmax",
+    "Games",
     "IMPLEMENTATION",
 ]
 
@@ -45,14 +49,28 @@ def _playout(args: PlayoutArgs) -> Played:
     return python_playout(Position, args)
 
 
-#: The reference's public objects (:class:`~nardy_fast.implementation.Implementation`).
-IMPLEMENTATION_RECORD = Implementation(
-    IMPLEMENTATION,
-    Position,
-    Kernels(batch=python_kernel(Position), encode=python_encoder, playout=_playout, game_rolls=game_rolls),
+_KERNELS = Kernels(
+    batch=python_kernel(Position),
+    encode=python_encoder,
+    playout=_playout,
+    game_rolls=game_rolls,
+    segment_argmax=python_segments,
 )
+
+
+class Games(_Games):
+    """Games stepped from outside, their children from the reference rules."""
+
+    __doc__ = _Games.__doc__  # help() shows the shared documentation, the same for both implementations
+
+    _kernels: ClassVar[Kernels] = _KERNELS
+
+
+#: The reference's public objects (:class:`~nardy_fast.implementation.Implementation`).
+IMPLEMENTATION_RECORD = Implementation(IMPLEMENTATION, Position, _KERNELS, Games)
 batch_children = IMPLEMENTATION_RECORD.batch_children
 children = IMPLEMENTATION_RECORD.children
 encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
+segment_argmax = IMPLEMENTATION_RECORD.segment_argmax

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import dice, layout
-from ..game import MAX_PLIES, OPENINGS, RECORD, Game
+from ..game import MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
 from ..playouts import PlayoutArgs, Records, Trajectories
 from ..position import Position
 
@@ -33,6 +33,7 @@ def python_playout(
     """The built-in policies played through ``position_class`` objects and :class:`Game`."""
     out = np.zeros(args.games, dtype=RECORD)
     starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
+    uniform = POLICIES[args.policy] == "random"
     rows: list[npt.NDArray[np.int8]] = []
     rolls: list[tuple[int, int]] = []
     lengths = np.zeros(args.games, dtype=np.int64)
@@ -47,7 +48,7 @@ def python_playout(
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
         while not game.is_over() and game.plies < MAX_PLIES:
             moves = game.legal_moves()
-            pick = dice.choice(args.seed, number, game.plies, len(moves)) if args.policy == 0 else 0
+            pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
             if args.trajectories:
                 rows.append(game.position.to_array())
                 rolls.append(game.roll or (0, 0))
