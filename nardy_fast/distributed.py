@@ -1,4 +1,4 @@
-"""Playouts, rollouts and perft over many machines with Dask (the optional extra ``nardy-fast[dask]``).
+"""Playouts, rollouts and perft over many machines with Dask (the optional extra ``dask``).
 
 Each function takes a ``distributed.Client``, splits the work into shards, runs the package's own function on
 the cluster's workers and combines the results in order. Game ``g``'s dice are a pure function of
@@ -38,7 +38,9 @@ try:
     import distributed  # type: ignore[import-not-found, unused-ignore]  # absent where the extra is not installed
 except ImportError as error:  # the package itself does not depend on Dask
     raise ImportError(
-        'nardy_fast.distributed needs Dask\'s distributed scheduler: pip install "nardy-fast[dask]"'
+        "nardy_fast.distributed needs Dask's distributed scheduler (the dask extra): from a clone, "
+        'pip install -e ".[dask]"; from a wheel, pip install "<the wheel file>[dask]" (or pip install '
+        '"dask[distributed]")'
     ) from error
 
 import nardy_fast

@@ -7,8 +7,9 @@ core with the compiled ones, so validation, notation, hashing and errors are the
 
 from __future__ import annotations
 
-from abc import ABCMeta
-from typing import ClassVar, Optional, Protocol, TypeVar, Union
+import copyreg
+from collections.abc import Callable
+from typing import ClassVar, Optional, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +17,9 @@ import numpy.typing as npt
 from . import layout, notation, zobrist
 from .board import BAR, OFF, Side, Step, move_checker, mover_point, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
+from .formats import Formats
 from .inputs import Bools, IntLike, Ints, choice
+from .move import Engine, Move, uninitialised_error
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
 
@@ -26,21 +29,6 @@ __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_o
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 P = TypeVar("P", bound="Position")
-
-
-class Engine(Protocol):
-    """A move generator: all legal moves of ``position`` for ``roll`` (``None`` plays the pending list)."""
-
-    def __call__(self, position: Position, roll: Optional[tuple[int, int]], limit: int) -> list[Move]:
-        """The legal moves of ``position`` for ``roll`` (``None``: the pending list), one per distinct result;
-        ``SearchLimitError`` when the search holds more than ``limit`` positions after one number of steps
-        (0: no limit)."""
-        ...
-
-
-def uninitialised_error(kind: str) -> NardyError:
-    """The error for an object made with ``__new__`` and never initialised."""
-    return NardyError(f"{kind.lower()}: was not made by the package's constructors (got an uninitialised {kind})")
 
 
 def move_of(parent: Position, roll: Optional[tuple[int, int]], result: Position) -> Move:
@@ -53,6 +41,13 @@ def move_of(parent: Position, roll: Optional[tuple[int, int]], result: Position)
     raise field_error(IllegalMoveError, "move", "is not legal for its roll", (parent, roll, result))
 
 
+def _reduced(move: Move) -> tuple[Callable[..., Move], tuple[object, ...]]:
+    return (move_of, (move.parent, move.roll, move.result))
+
+
+copyreg.pickle(Move, _reduced)  # a move pickles as its position, roll and result (copies too)
+
+
 def position_of(cls: type[P], text: str) -> P:
     """``cls.from_text(text)`` (how positions are unpickled: the text is checked like any other)."""
     if not (isinstance(cls, type) and issubclass(cls, Position)):
@@ -60,71 +55,7 @@ def position_of(cls: type[P], text: str) -> P:
     return cls.from_text(text)
 
 
-class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move
-    """One legal move: its canonical steps (docs/rules.md, Canonical step order) and what follows it
-    (docs/rules.md, What follows a move).
-
-    Moves are equal when they were made for the same roll from equal positions and reach equal results. Only
-    ``legal_moves`` makes them; a move pickles as its position, roll and result, and is found again among
-    the legal moves when it is loaded.
-    """
-
-    # The compiled core's moves are registered as ``Move`` and build their steps and result on first access;
-    # the attributes' docstrings are the core's properties' docstrings, word for word.
-    __slots__ = {
-        "steps": "The canonical step sequence, in the mover's own numbering.",
-        "result": "The next position.",
-        "remainder": (
-            "The unplayed values passed to the opponent (gulbar, crazy; docs/rules.md, Gulbar transfers)."
-        ),
-        "extra_roll": (
-            "Whether the same side rolls again (docs/rules.md, Six-one extra roll, Gulbar extra roll)."
-        ),
-        "roll": "The roll the move was made for; ``None`` for a pending transfer list.",
-        "parent": "The position the move was made from.",
-    }
-
-    def __init__(
-        self,
-        parent: Position,
-        roll: Optional[tuple[int, int]],
-        steps: tuple[Step, ...],
-        result: Position,
-        remainder: tuple[int, ...],
-        extra_roll: bool,
-    ) -> None:
-        self.parent = parent
-        self.roll = roll
-        self.steps = steps
-        self.result = result
-        self.remainder = remainder
-        self.extra_roll = extra_roll
-
-    def __getattr__(self, name: str) -> object:
-        if name in Move.__slots__:
-            raise uninitialised_error("Move")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (move_of, (self.parent, self.roll, self.result))
-
-    def __str__(self) -> str:
-        return " ".join(map(str, self.steps)) or "pass"
-
-    def __repr__(self) -> str:
-        roll = "pending" if self.roll is None else f"{self.roll[0]}-{self.roll[1]}"
-        return f"<Move {self} ({roll})>"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.parent, self.roll, self.result) == (other.parent, other.roll, other.result)
-
-    def __hash__(self) -> int:
-        return hash((self.parent, self.roll, self.result))
-
-
-class Position:
+class Position(Formats):
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
@@ -396,84 +327,8 @@ class Position:
         """The one-line text of the whole state; ``from_text`` reads it back exactly."""
         return notation.format_position(self._state)
 
-    # --- IDs (layouts in :mod:`nardy_fast.ids`) -----------------------------------------------------------
-    # The ID and picture modules are imported when used: the central type depends on no output format.
-
-    def id(self) -> str:
-        """The compact URL-safe ID of the whole state (at most 29 characters, any variant); ``from_id`` reads
-        it back exactly."""
-        from . import ids
-
-        return ids.to_id(self._state)
-
-    @classmethod
-    def from_id(cls: type[P], text: str) -> P:
-        """A position from its compact ID (``position.id()``); raises :class:`~nardy_fast.InvalidNotationError`
-        or :class:`~nardy_fast.InvalidPositionError` naming ``id`` for a malformed or impossible one."""
-        from . import ids
-
-        return cls._trusted(ids.from_id(text))
-
-    def gnubg_id(self) -> str:
-        """GNU Backgammon's 14-character Position ID (short nardy only). It carries the checkers only, not who
-        is to move nor the first-roll marks: ``from_gnubg_id(pid, turn=p.turn, first_roll=p.first_roll)``
-        gives ``p`` back exactly (``==``)."""
-        from . import ids
-
-        return ids.to_gnubg_id(self._state)
-
-    def gnubg_match_id(self, dice: Optional[Ints] = None) -> str:
-        """GNU Backgammon's 12-character Match ID for this short nardy position: the side to move on roll with
-        ``dice`` (``None``: not rolled yet), in a money game with a centred 1-cube."""
-        from . import ids
-
-        return ids.to_match_id(self._state, dice)
-
-    @classmethod
-    def from_gnubg_id(
-        cls: type[P],
-        position_id: str,
-        *,
-        turn: Optional[str] = None,
-        match_id: Optional[str] = None,
-        first_roll: Optional[Bools] = None,
-    ) -> P:
-        """A short nardy position from GNU Backgammon's Position ID, ``turn`` to move (``"white"`` or
-        ``"black"``, or ``"w"``, ``"b"``; default ``"white"``) or the player on roll of the Match ID
-        ``match_id``. The IDs do not carry the first-roll marks: ``first_roll`` gives them, a (White, Black)
-        pair of booleans as in :meth:`from_board`, and defaults to both to come on the start board and both
-        played elsewhere. With both given as the position had them, the round trip is exact (``==``)."""
-        from . import ids
-
-        return cls._trusted(ids.from_gnubg_id(position_id, turn, match_id, first_roll))
-
-    def xgid(self, dice: Optional[Ints] = None) -> str:
-        """eXtreme Gammon's XGID of this short nardy position with ``dice`` rolled (``None``: not rolled yet);
-        the cube and match fields are those of a money game with a centred 1-cube. It carries the checkers and
-        the side to move, not the first-roll marks: ``from_xgid(x, first_roll=p.first_roll)`` gives ``p`` back
-        exactly (``==``)."""
-        from . import ids
-
-        return ids.to_xgid(self._state, dice)
-
-    @classmethod
-    def from_xgid(cls: type[P], xgid: str, *, first_roll: Optional[Bools] = None) -> P:
-        """A short nardy position from an XGID (its dice: :func:`nardy_fast.ids.read_xgid`). The XGID does not
-        carry the first-roll marks: ``first_roll`` gives them, as in :meth:`from_gnubg_id` (default: both to
-        come on the start board, both played elsewhere)."""
-        from . import ids
-
-        return cls._trusted(ids.read_xgid(xgid, first_roll).state)
-
     def __repr__(self) -> str:
         return f"Position.from_text({self.to_text()!r})"
-
-    def __str__(self) -> str:
-        """A text board of a few lines (White's numbering, as docs/rules.md draws boards); ``to_text()`` is
-        the one-line text."""
-        from . import svg
-
-        return svg.text_board(self._state)
 
     # --- pictures ------------------------------------------------------------------------------------------
 

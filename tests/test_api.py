@@ -88,7 +88,7 @@ BAD_POSITIONS: list[tuple[str, dict[str, object], type[Exception], str]] = [
     ("long", {"bar": (1, 0)}, InvalidPositionError, "bar: variant 'long' has no bar (got (1, 0))"),
     ("long", {"bar": (0,)}, InvalidPositionError, "bar: must be two integers 0..15 (got (0,))"),
     ("long", {"off": (16, 0)}, InvalidPositionError, "off: must be two integers 0..15 (got (16, 0))"),
-    ("long", {"turn": "red"}, InvalidPositionError, "turn: must be 'white' or 'black' (got 'red')"),
+    ("long", {"turn": "red"}, InvalidPositionError, "turn: must be 'white' or 'black' (or 'w', 'b') (got 'red')"),
     ("long", {"first_roll": (1, 0)}, InvalidPositionError, "first_roll: must be two booleans (got (1, 0))"),
     ("long", {"pending": (5,)}, InvalidPositionError, "pending: variant 'long' has no transfers (got (5,))"),
     ("gulbar", {"pending": (7,)}, InvalidPositionError, "pending: values must be die values 1..6 (got (7,))"),

@@ -7,17 +7,24 @@ import argparse
 import math
 import random
 import re
+import time
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 import nardy_fast
+import nardy_fast.bench.cli as bench_cli
+import nardy_fast.bench.games as bench_games
+import nardy_fast.bench.peers as bench_peers
+import nardy_fast.bench.verdicts as bench_verdicts
 from nardy_fast import bench, corpus
 from nardy_fast.position import Position
 from nardy_fast.variants import VARIANTS
 
 CORE = nardy_fast.IMPLEMENTATION == "cython"
+#: A progress line: percent done, time elapsed, time left, then the step.
+PROGRESS = re.compile(r"^\[ *\d{1,2}% \d+:\d\d, about \d+:\d\d left\] \S")
 POSITION_APIS = ["reference legal_moves"] + (
     [
         "core legal_moves",
@@ -86,16 +93,59 @@ def test_bench_prints_every_variant_the_legend_and_progress(capsys: pytest.Captu
             assert label in games, label
         assert "x short (target >= 1x)" in games and "x reference" in games
     assert "reference playout short" in games
-    # progress: each variant and measurement, n of m
+    # progress: each variant and measurement, n of m, after the percent done and the time elapsed and left
     for number, variant in enumerate(VARIANTS, 1):
         assert f"bench positions, {variant} ({number}/{len(VARIANTS)} variants), repeat 1/1, 1/" in err, (
             variant
         )
     assert re.search(r"bench games, repeat 1/1, \d+/\d+: reference playout short", err)
+    assert err.splitlines() and all(PROGRESS.match(line) for line in err.splitlines()), err[:500]
+    # each section's verdicts after its table, one line per comparison
+    verdicts = out[out.index("\nverdicts, positions:") : out.index("\ngames:")]
+    assert "legal_moves, core / reference on the same positions: " in verdicts
+    if CORE:
+        for variant in VARIANTS:
+            assert f"  {variant}, batch_children on 2 threads: " in verdicts, variant
+        games_verdicts = out[out.index("\nverdicts, games:") :]
+        for line in (
+            "short games/s, core playout / reference playout: ",
+            "games/s, long / short (core playout): ",
+            "time per game, NumPy policy / built-in random: ",
+            "short games, playout on 2 threads: ",
+        ):
+            assert f"\n  {line}" in games_verdicts, line
+        assert "short games/s, core playout / GNU Backgammon's Python loop: " in games_verdicts
+
+
+def settings_of(monkeypatch: pytest.MonkeyPatch, *argv: str) -> dict[str, object]:
+    """What ``bench.command`` passes to ``main`` for ``argv`` (nothing runs)."""
+    given: dict[str, object] = {}
+
+    def main(size: int, reference_size: object, repeats: int, **kwargs: object) -> int:
+        given.update(size=size, reference_size=reference_size, repeats=repeats, **kwargs)
+        return 0
+
+    monkeypatch.setattr(bench_cli, "main", main)
+    assert bench.command(parse(*argv)) == 0
+    return given
+
+
+def test_the_defaults_and_the_long_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    default = settings_of(monkeypatch)
+    assert (default["size"], default["reference_size"], default["repeats"], default["games"]) == (
+        bench.DEFAULT_SIZE,
+        bench.DEFAULT_REFERENCE_SIZE,
+        bench.DEFAULT_REPEATS,
+        bench.DEFAULT_GAMES,
+    )
+    assert default["reference_games"] == bench.DEFAULT_REFERENCE_GAMES
+    # --long: the earlier defaults (the reference on every position: None), an option given still wins
+    assert {k: v for k, v in settings_of(monkeypatch, "--long").items() if k in bench.LONG_RUN} == bench.LONG_RUN
+    mixed = settings_of(monkeypatch, "--long", "--games", "7", "--reference-size", "50")
+    assert (mixed["games"], mixed["reference_size"], mixed["repeats"]) == (7, 50, bench.LONG_RUN["repeats"])
 
 
 def test_options_are_checked() -> None:
-    assert parse().size == bench.DEFAULT_SIZE and parse().reference_size is None
     for argv in (["--size", "0"], ["--size", str(corpus.SIZE + 1)], ["--repeats", "x"], ["--games", "0"]):
         with pytest.raises(SystemExit):
             parse(*argv)
@@ -279,3 +329,141 @@ def test_gnubg_game_loop_plays_the_games_of_the_random_playout() -> None:
     assert abs(plies.mean() - records["plies"].mean()) <= 5 * records["plies"].std() / math.sqrt(len(games))
     white = sum(g.winner == 0 for g in games) / len(games)
     _share_test([white], [float(np.mean(records["winner"] == 0))], len(games))
+
+
+# --- the progress line ----------------------------------------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_progress_line_gives_percent_and_time_left_from_the_plan() -> None:
+    clock, lines = FakeClock(), list[str]()
+    tracker = bench.Tracker(lines.append, clock=clock)
+    tracker.plan([("a", 10.0), ("b", 10.0)])
+    tracker.begin("a")
+    clock.now = 5.0
+    assert tracker.left() == 15.0  # half of a, all of b
+    tracker("step one")
+    assert lines[-1] == "[ 25% 0:05, about 0:15 left] step one"
+    clock.now = 20.0  # a took twice its estimate: b is expected to as well
+    tracker.end()
+    assert tracker.factor() == 2.0 and tracker.left() == 20.0
+    tracker.begin("b")
+    tracker.expect(6.0)  # what the runs measured says, instead of the estimate
+    clock.now = 22.0
+    assert tracker.left() == 4.0
+    clock.now = 100.0  # past every estimate: the line never claims 100% before the end
+    tracker("late")
+    assert tracker.left() == 0.0 and lines[-1].startswith("[ 99% 1:40, about 0:00 left] late")
+
+
+def test_the_progress_line_moves_every_second_while_one_step_runs() -> None:
+    """One step that takes 2.5 s: the thread redraws the line (its elapsed time) at least every second."""
+    stamps: list[tuple[float, str]] = []
+    tracker = bench.Tracker(lambda line: stamps.append((time.perf_counter(), line)))
+    tracker.plan([("one step", 3.0)])
+    with tracker:
+        tracker.begin("one step")
+        tracker("sleeping")
+        time.sleep(2.5)
+        tracker.end()
+    times = [t for t, _ in stamps]
+    # at least every second (a tick's lateness aside), and not much more often: a log gets a line a second
+    assert 3 <= len(stamps) <= 5 and max(np.diff(times)) <= 1.0 + bench.TICK_SECONDS, stamps
+    assert all(PROGRESS.match(line) and line.endswith("] sleeping") for _, line in stamps)
+    assert len({line for _, line in stamps}) == len(stamps)  # redrawn only when the text changed
+
+
+def test_timed_tells_the_tracker_the_time_left() -> None:
+    clock, lines = FakeClock(), list[str]()
+    tracker = bench.Tracker(lines.append, clock=clock)
+    tracker.plan([("section", 100.0)])
+    tracker.begin("section")
+    works = [bench.Work("w", lambda: bench.Count(1, 1), 1, estimate=1.0)]
+    before = tracker.left()
+    bench.timed(works, 2, tracker)
+    # after the last run nothing is left of the section, whatever its plan said
+    assert before == 100.0 and tracker.left() == 0.0
+    assert [line.split("] ")[1] for line in lines] == ["first run 1/1: w", "repeat 1/2, 1/1: w", "repeat 2/2, 1/1: w"]
+
+
+def test_the_plan_covers_every_stage_of_the_run() -> None:
+    plan = bench.positions_plan(VARIANTS, 100, 20, 1) + bench.games_plan(50, 0, 1, 1)
+    assert [name for name, _ in plan] == [f"positions {v}" for v in VARIANTS] + ["games"]
+    assert all(seconds > 0 for _, seconds in plan)
+
+
+def test_each_variant_is_reported_as_soon_as_it_is_measured() -> None:
+    events: list[str] = []
+    bench.run_positions(
+        ("long", "short"), 20, 5, 1, events.append, report=lambda r: events.append(f"rows {r.variant}")
+    )
+    assert events.index("rows long") < events.index("bench positions, short (2/2 variants), preparing")
+    assert events[-1] == "rows short"
+
+
+# --- verdicts ------------------------------------------------------------------------------------------------
+
+
+def test_a_two_thread_ratio_on_a_loaded_machine_is_not_judged() -> None:
+    loaded = bench.parallel_verdict("x", 0.93, 1.02)
+    assert "taken on a loaded machine" in loaded and "1.02x" in loaded and "MISSED" not in loaded
+    assert "not judged" in loaded and "\n" not in loaded
+    assert bench.parallel_verdict("x", 1.8, 1.9).endswith(": met (two processes: 1.90x)")
+    near = bench.parallel_verdict("x", 1.6, 1.7)
+    assert "below the target, but as fast as two processes went (1.70x)" in near and "MISSED" not in near
+    assert "MISSED" in bench.parallel_verdict("x", 1.0, 1.9)
+    assert "without the two-process control" in bench.parallel_verdict("x", 1.8, None)
+
+
+def measure(label: str, seconds: float, items: int = 100) -> bench.Measure:
+    return bench.Measure(label, items, 0, [seconds] * 3)
+
+
+def test_games_verdicts_say_when_a_missed_target_was_taken_on_a_loaded_machine() -> None:
+    measures = [
+        measure("core playout short", 1.0),
+        measure("core playout long", 1.2),  # slower than short: the target missed
+        measure("core playout short, 2 threads", 1.1),
+        measure("core playout short, 2 processes", 1.0),  # the control: 1.0x, no second core
+        measure(f"core playout short, NumPy policy, batch {bench.POLICY_BATCH:,}", 4.0),
+        measure("gnubg_nn Python loop short", 20.0),
+    ]
+    lines = bench.games_verdicts(measures)
+    assert len(lines) == 4
+    by_start = {line.split(":")[0]: line for line in lines}
+    assert by_start["short games/s, core playout / GNU Backgammon's Python loop"].endswith("20.0x (target >= 5x): met")
+    for key in ("games/s, long / short (core playout)", "time per game, NumPy policy / built-in random"):
+        assert "missed, on a loaded machine (two processes made 1.00x one" in by_start[key], key
+    assert "not judged, taken on a loaded machine" in by_start["short games, playout on 2 threads"]
+    # the same figures with a free second core: the misses are plain misses
+    measures[3] = measure("core playout short, 2 processes", 0.5)
+    quiet = bench.games_verdicts(measures)
+    assert sum(line.endswith("MISSED") for line in quiet) == 2
+
+
+def test_without_gnubg_every_table_says_how_to_add_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for module in (bench_peers, bench_games, bench_verdicts, bench_cli):
+        monkeypatch.setattr(module, "gnubg_installed", lambda: False)
+    monkeypatch.setattr(bench_peers, "gnubg_work", lambda rows, rolls: None)
+    import nardy_fast.bench.positions as bench_positions
+
+    monkeypatch.setattr(bench_positions, "gnubg_installed", lambda: False)
+    monkeypatch.setattr(bench_positions, "gnubg_work", lambda rows, rolls: None)
+    status = bench.main(20, 5, 1, games=20, gnubg_games_count=3, reference_games=0, variants=("short",))
+    out = capsys.readouterr().out
+    assert status == 0
+    hint = "pip install gnubg-nn"
+    assert hint in out.splitlines()[0]  # the settings line says so at once
+    assert f"GNU Backgammon's gnubg_nn.moves: not measured: gnubg-nn is not installed; {hint}" in out
+    assert f"GNU Backgammon's loop (gnubg-nn is not installed: {hint}" in out
+    if CORE:
+        assert f"GNU Backgammon's Python loop: not measured: gnubg-nn is not installed; {hint}" in out

@@ -4,12 +4,14 @@ figures agree with the library's API called directly, and bad input gets one lin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -17,11 +19,13 @@ import pytest
 
 import nardy_fast
 import nardy_fast.cli as cli
+import nardy_fast.cli.perft as cli_perft
 import nardy_fast.cli.playout as cli_playout
 import nardy_fast.cli.progress as cli_progress
 import nardy_fast.cli.rollout as cli_rollout
 from nardy_fast.__main__ import main
 from nardy_fast.errors import NardyError, field_error
+from nardy_fast.game import RECORD
 
 #: A bear-off race of long nardy (White's home 1..6, Black's 13..18), short games for fast tests.
 LONG_RACE = "long w 1:5,2:5,3:5,13:-5,14:-5,15:-5"
@@ -69,7 +73,94 @@ def test_perft_divide_sums_to_perft(capsys: pytest.CaptureFixture[str]) -> None:
     )
 
 
+def divide_lines(out: str) -> dict[str, int]:
+    """The ``  <label>: <count>`` lines of ``perft --divide``."""
+    pairs = [line.strip().rsplit(": ", 1) for line in out.splitlines() if re.match(r"  \S.*: \d+$", line)]
+    return {label: int(count) for label, count in pairs}
+
+
+def test_perft_divide_with_check_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # --check ignored --divide; it prints the divide of a mismatch by itself
+    for argv in (["perft", "--divide", "--check"], ["perft", "--check", "--divide"]):
+        status, out, err = run(argv, capsys)
+        assert (status, out) == (2, "") and err.count("\n") == 1
+        assert re.fullmatch(r"nardy-fast: error: --(check|divide): not allowed with --(divide|check)\n", err), err
+
+
+def test_perft_shows_its_progress_by_first_move(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["perft", "--variant", "short", "--depth", "2", "--progress"], capsys)
+    start = nardy_fast.Position.start("short")
+    assert status == 0 and int(table_row(out, "   short")[3]) == nardy_fast.perft(start, 2)
+    bars = err.split("\r")
+    total = len(cli_perft.first_moves(start))
+    assert f"{total}/{total} first moves  100.0%" in err and len(bars) > total  # a redraw per first move
+    assert err.endswith("\n")  # the bar's line is ended before what follows
+    # without --progress (stderr is no terminal here) nothing is drawn
+    assert run(["perft", "--variant", "short", "--depth", "2"], capsys)[2] == ""
+
+
+def test_a_deep_perft_moves_its_bar_below_the_first_moves(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every count deeper than 0 split into its moves' counts: the sums must stay perft's
+    monkeypatch.setattr(cli_perft, "_SPLIT_DEPTH", 0)
+    for variant in ("long", "gulbar"):
+        status, out, err = run(["perft", "--variant", variant, "--depth", "3", "--divide", "--progress"], capsys)
+        start = nardy_fast.Position.start(variant)
+        assert status == 0 and int(table_row(out, f"{variant:>8}")[3]) == nardy_fast.perft(start, 3)
+        assert divide_lines(out) == nardy_fast.divide(start, 3)
+        assert "\r" in err
+
+
+def test_perft_divide_prints_each_count_with_the_bar_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["perft", "--position", LONG_RACE, "--depth", "2", "--divide", "--progress"], capsys)
+    assert status == 0 and "\r" not in out and "first moves" not in out
+    assert divide_lines(out) == nardy_fast.divide(nardy_fast.Position.from_text(LONG_RACE), 2)
+
+
+def test_perft_check_shows_its_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["perft", "--check", "--budget", "10000", "--progress"], capsys)
+    assert status == 0 and " counts " in err and "100.0%" in err and "counts" not in out.split("\n", 1)[1]
+
+
 # --- playout --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".npy", ".CSV"])
+def test_playout_out_writes_every_record(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_progress, "_FIRST_CHUNK", 3)  # several chunks: the file holds them all, in order
+    monkeypatch.setattr(cli_progress, "_CHUNK_SECONDS", 1e-9)
+    target = tmp_path / f"records{suffix}"
+    argv = ["playout", "--variant", "short", "--games", "11", "--seed", "3", "--first-game", "2", "--out", str(target)]
+    status, out, err = run(argv, capsys)
+    assert (status, err) == (0, "") and out.endswith(f"wrote the records of 11 games to {target}\n")
+    expected = nardy_fast.playout("short", 13, seed=3)[2:]
+    names = list(RECORD.names or ())
+    assert names == ["winner", "points", "plies", "turns", "start"]
+    if suffix == ".npy":
+        found = np.load(target, allow_pickle=False)
+        assert found.dtype == RECORD and np.array_equal(found, expected)
+        return
+    text = target.read_text(encoding="utf-8")
+    if suffix == ".json":
+        rows = json.loads(text)
+        assert rows == [{name: int(record[name]) for name in names} for record in expected]
+    else:
+        lines = text.splitlines()
+        assert lines[0] == ",".join(names)
+        assert [list(map(int, line.split(","))) for line in lines[1:]] == [[int(r[n]) for n in names] for r in expected]
+
+
+def test_playout_out_that_cannot_be_written_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "records.csv"
+    folder.mkdir()  # a folder where the file should go
+    status, _, err = run(["playout", "--variant", "short", "--games", "2", "--out", str(folder)], capsys)
+    assert status == 2 and err.startswith("nardy-fast: error: --out: could not be written: ") and err.count("\n") == 1
+
+
+# --- playout summaries ----------------------------------------------------------------------------------------
 
 
 def check_summary(out: str, records: npt.NDArray[np.void]) -> None:
@@ -127,7 +218,7 @@ def test_playout_summary_counts_the_games_of_playout(
     status, out, err = run(argv, capsys)
     assert (status, err) == (0, "")
     source: object = nardy_fast.Position.from_text(start) if " " in start else start
-    records = nardy_fast.playout(source, games + first, seed=seed, **options)[first:]
+    records = nardy_fast.playout(source, games + first, seed=seed, **options)[first:]  # type: ignore[call-overload]
     check_summary(out, records)
     assert f"games {first}..{first + games - 1} ({games})" in out
 
@@ -185,6 +276,20 @@ def test_rollout_prints_probabilities_errors_and_equity(
         assert term in out, term
 
 
+def test_rollout_notes_a_count_that_does_not_balance_the_first_rolls(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_progress, "_FIRST_CHUNK", 100)  # chunks that are no multiple of 1,296 either
+    base = ["rollout", "--position", LONG_RACE]
+    status, out, err = run([*base, "--games", "1000"], capsys)
+    assert (status, err) == (0, "")  # the chunks warn nothing: only the total counts, and it is noted once
+    assert out.count("note: ") == 1 and "1,000 games are not a multiple of 1,296" in out and "--games 1,296" in out
+    for argv in ([*base, "--games", "2592"], [*base, "--games", "1000", "--no-stratify"]):
+        status, out, err = run(argv, capsys)
+        assert (status, err) == (0, "") and "note: " not in out
+    assert "both sides playing policy first" in run([*base, "--games", "10", "--policy", "first"], capsys)[1]
+
+
 # --- bad input ------------------------------------------------------------------------------------------------
 
 BAD_INPUT = [
@@ -208,6 +313,8 @@ BAD_INPUT = [
     (["playout", "--position", LONG_RACE, "--opening", "fresh_roll"], "--opening", "'fresh_roll'"),
     (["playout", "--position", "garbage"], "--position", "'garbage'"),
     (["playout", "--position", FINISHED], "--position", repr(FINISHED)),
+    (["playout", "--out", "records.txt"], "--out", "'records.txt'"),
+    (["playout", "--out", "no-such-folder/records.csv"], "--out", "'no-such-folder/records.csv'"),
     (["rollout", "--position", "long w 24:15"], "--position", "'long w 24:15'"),
     (["rollout", "--position", FINISHED], "--position", repr(FINISHED)),
     (["rollout", "--position", LONG_RACE, "--games", "many"], "--games", "'many'"),

@@ -209,6 +209,7 @@ def test_runs_cover_every_variant_flag_and_double() -> None:
         assert expected >= 10, (d, expected)
 
 
+@pytest.mark.slow  # the reference plays whole self-play games: 1.5 minutes for all the settings
 @pytest.mark.parametrize("run", RUNS, ids=[run.id for run in RUNS])
 def test_selfplay_core_equals_reference(run: Run) -> None:
     """Every ply of the run: the same moves from both, and the position's key computed from scratch."""
@@ -291,6 +292,7 @@ PERFT_STARTS: tuple[tuple[str, Flags], ...] = (
 )
 
 
+@pytest.mark.slow  # the reference's perft of every start, short nardy's alone about 10 s
 @pytest.mark.parametrize(
     ("variant", "flags"), PERFT_STARTS, ids=[f"{v}-{len(f)}flags" for v, f in PERFT_STARTS]
 )

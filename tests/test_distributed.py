@@ -264,7 +264,7 @@ def test_an_unknown_option_is_a_type_error_as_locally(client: Client) -> None:
 def test_without_dask_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # what `import distributed` finds: ImportError
     monkeypatch.delitem(sys.modules, "nardy_fast.distributed")
-    with pytest.raises(ImportError, match=r'pip install "nardy-fast\[dask\]"'):
+    with pytest.raises(ImportError, match=r'from a clone, pip install -e "\.\[dask\]"'):
         importlib.import_module("nardy_fast.distributed")
 
 

@@ -312,6 +312,80 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
     assert single.aec.game is not None and single.render() == str(single.aec.game.position)
 
 
+def test_both_environments_declare_every_render_mode() -> None:
+    for cls in (NardyEnv, SingleAgentEnv):
+        assert cls.metadata["render_modes"] == ["ansi", "human", "rgb_array"], cls
+        assert cls.metadata["render_fps"] > 0
+
+
+def test_render_rgb_array_draws_the_position_svg() -> None:
+    if not _has_cairosvg():
+        pytest.skip("cairosvg (the png extra) or its Cairo library is not installed")
+    from nardy_fast.env.render import rgb_array
+
+    aec = raw_env("short", render_mode="rgb_array")
+    aec.reset(seed=2)
+    assert aec.game is not None
+    frame = aec.render()
+    assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+    assert frame.ndim == 3 and frame.shape[1:] == (600, 3) and 300 < frame.shape[0] < 600
+    assert np.array_equal(frame, rgb_array(aec.game.position))
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 10  # a picture, not one colour
+    aec.step(0)
+    after = aec.render()
+    assert isinstance(after, np.ndarray) and not np.array_equal(after, frame)  # a checker moved
+    single = SingleAgentEnv("long", render_mode="rgb_array")
+    single.reset(seed=2)
+    assert single.aec.game is not None
+    assert np.array_equal(single.render(), rgb_array(single.aec.game.position))  # type: ignore[arg-type]
+
+
+def test_rgb_array_without_cairosvg_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import cairosvg now raises ImportError
+    for build in (lambda: raw_env("long", render_mode="rgb_array"), lambda: SingleAgentEnv("long", render_mode="rgb_array")):
+        with pytest.raises(ImportError, match=r'png extra\): from a clone, pip install -e "\.\[png\]"'):
+            build()
+    assert raw_env("long", render_mode="ansi").render_mode == "ansi"  # the other modes need nothing
+
+
+# --- gymnasium.make --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_gymnasium_make_builds_every_variant(variant: str) -> None:
+    import gymnasium
+
+    made = gymnasium.make(f"nardy_fast/{variant}-v0", seat="black", opponent="first")
+    single = made.unwrapped
+    assert isinstance(single, SingleAgentEnv) and single.aec.variant == variant and single.seat == "black"
+    assert nenv.ENV_IDS[variant] == f"nardy_fast/{variant}-v0" and made.spec is not None
+    observation, _ = made.reset(seed=5)
+    assert observation["action_mask"].any()
+    # Gymnasium's checker on the registered environment, every render mode included (it makes one per mode
+    # through the spec)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(single, skip_render_check=not _has_cairosvg())
+    assert not [str(w.message) for w in caught if "render" in str(w.message)]
+
+
+def _has_cairosvg() -> bool:
+    try:
+        import cairosvg  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except (ImportError, OSError):
+        return False
+    return True
+
+
+def test_registration_is_idempotent() -> None:
+    import gymnasium
+
+    before = {k: v for k, v in gymnasium.registry.items() if k.startswith("nardy_fast/")}
+    nenv.register()
+    assert {k: v for k, v in gymnasium.registry.items() if k.startswith("nardy_fast/")} == before
+    assert sorted(before) == sorted(nenv.ENV_IDS.values())
+
+
 def test_openspiel_observations_carry_the_roll() -> None:
     aec = raw_env("short", scheme="openspiel")
     aec.reset(seed=8)
@@ -336,7 +410,7 @@ def test_openspiel_observations_carry_the_roll() -> None:
         (lambda: raw_env("long", max_actions=0), "max_actions"),
         (lambda: raw_env("long", max_actions=True), "max_actions"),
         (lambda: raw_env("long", max_actions=2.0), "max_actions"),  # type: ignore[arg-type]
-        (lambda: raw_env("long", render_mode="rgb_array"), "render_mode"),
+        (lambda: raw_env("long", render_mode="rgb"), "render_mode"),
         (lambda: raw_env("long", ladder_per_value=4), "ladder_per_value"),
         (lambda: SingleAgentEnv("long", seat="red"), "seat"),
         (lambda: SingleAgentEnv("long", opponent="gnubg"), "opponent"),
@@ -415,7 +489,8 @@ def test_without_the_extra_the_import_names_it() -> None:
     code = "import sys\nsys.modules['pettingzoo'] = None\nimport nardy_fast.env\n"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode != 0
-    assert 'pip install "nardy-fast[env]"' in result.stderr and "ImportError" in result.stderr
+    assert "ImportError" in result.stderr
+    assert 'from a clone, pip install -e ".[env]"; from a wheel, pip install "<the wheel file>[env]"' in result.stderr
 
 
 def test_the_module_docstring_example_runs() -> None:

@@ -114,6 +114,7 @@ def test_extra_rolls_and_transfers_keep_the_side() -> None:
     assert transfer.position.turn == "black" and transfer.roll is not None and transfer.turns == 0
 
 
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=SETTING_IDS)
 @pytest.mark.parametrize("policy", ["random", "first"])
@@ -136,6 +137,7 @@ def test_core_playout_equals_the_python_game_loop(
         assert (found["winner"] >= 0).all() and set(found["points"]) <= {1, 2, 3}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", nardy_fast.VARIANTS)
 def test_the_reference_plays_the_same_games(variant: str) -> None:
     ref = IMPLS["python"].playout(variant, 4, seed=3)

@@ -68,6 +68,7 @@ def games_for(variant: str, flags: dict[str, object], policy: str) -> int:
     return (2 if ladder4 else 3) if FULL else 0
 
 
+@pytest.mark.slow  # the reference plays the core's games: half a minute for all the settings
 @pytest.mark.parametrize(("variant", "flags"), SETTINGS, ids=SETTING_IDS)
 @pytest.mark.parametrize("policy", ["random", "first"])
 def test_the_reference_plays_the_cores_games(variant: str, flags: dict[str, object], policy: str) -> None:

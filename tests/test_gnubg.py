@@ -66,6 +66,7 @@ def assert_moves_match_gnubg(position: Position, roll: Roll) -> None:
     assert reached == expected, (position, roll)
 
 
+@pytest.mark.slow  # the whole short corpus, position by position, in both implementations
 def test_corpus_matches_gnubg(Position: type[Position]) -> None:
     """All 10,000 (position, roll) pairs of the short corpus, through ``legal_moves`` of the implementation under
     test. None of them is decided by the higher-die rule (D): ``primed_stragglers`` below are."""

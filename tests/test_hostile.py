@@ -293,6 +293,7 @@ REENTRY_CASES = [
 ]
 
 
+@pytest.mark.slow  # crazy ladders searched inside garbage-collector callbacks
 @pytest.mark.parametrize(("text", "roll", "big"), REENTRY_CASES)
 def test_gc_callback_searches_leave_the_outer_search_alone(
     Position: Pos, text: str, roll: Optional[Roll], big: bool
@@ -314,6 +315,7 @@ def test_gc_callback_searches_leave_the_outer_search_alone(
     assert summary(moves) == expected
 
 
+@pytest.mark.slow  # crazy ladders searched inside finalisers
 @pytest.mark.parametrize(("text", "roll", "big"), REENTRY_CASES)
 def test_finaliser_searches_leave_the_outer_search_alone(
     Position: Pos, text: str, roll: Optional[Roll], big: bool

@@ -349,6 +349,7 @@ def test_the_error_describes_the_row_checked(name: str) -> None:
     assert got == want and "(got 'long')" in str(got[2])
 
 
+@pytest.mark.slow  # a writer thread against many encodes: seconds in the reference
 def test_errors_under_a_writer_thread_describe_the_row_checked(impl: ModuleType) -> None:
     """Another thread switches the variant byte of every row between short and long nardy (each row valid as
     both): every error says the row was long, and every result is the short rows' encoding."""

@@ -163,6 +163,7 @@ def test_a_policy_cannot_make_what_it_is_handed_writable(name: str) -> None:
     assert found == []
 
 
+@pytest.mark.slow  # whole playouts compared with and without the writes
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", sorted(IMPLS))
 def test_a_policy_writing_where_it_should_not_changes_nothing(name: str, threads: int) -> None:
@@ -359,6 +360,7 @@ def test_ctrl_c_stops_a_playout_on_two_threads(name: str, case: str) -> None:
     assert report["threads"] == 1  # no thread of the playout outlives it
 
 
+@pytest.mark.slow  # playouts on two threads until one policy raises
 @pytest.mark.parametrize("thread", ["main", "worker"])
 @pytest.mark.parametrize("name", sorted(IMPLS))
 def test_a_policy_raising_in_one_thread_stops_the_other(name: str, thread: str) -> None:

@@ -121,6 +121,37 @@ def test_gnubg_first_roll_inference(Position: Pos) -> None:
     assert Position.from_gnubg_id(moved.gnubg_id(), turn="black", first_roll=(False, True)) == moved
 
 
+def test_the_side_to_move_may_be_written_as_in_the_position_text(Position: Pos) -> None:
+    # the text writes the side to move as w or b: from_board (and every reader that takes a turn) does too
+    for short, full in (("w", "white"), ("b", "black")):
+        start = Position.start("short")
+        assert Position.from_board("short", start.board, turn=short) == Position.from_board(
+            "short", start.board, turn=full
+        )
+        assert Position.from_board("short", start.board, turn=short).turn == full
+        assert Position.from_gnubg_id(SHORT_START_ID, turn=short).turn == full
+    assert Position.from_text("short b 1:-2,6:5,8:3,12:-5,13:5,17:-3,19:-5,24:2").turn == "black"
+    for bad in ("W", "white ", "wb", "", np.str_("x")):
+        with pytest.raises(InvalidPositionError, match=r"^turn: must be 'white' or 'black' \(or 'w', 'b'\)"):
+            Position.from_board("short", Position.start("short").board, turn=bad)
+
+
+def test_id_round_trips_are_exact_given_what_the_formats_leave_out(Position: Pos) -> None:
+    """The Position ID carries neither the side to move nor the first-roll marks, the XGID not the marks:
+    given them, every short corpus position comes back equal (``==``), not only its board."""
+    rows, _ = corpus.load("short")
+    marks_seen = set()
+    for row in rows[:300]:
+        position = Position.from_array(row)
+        marks_seen.add(position.first_roll)
+        exact = Position.from_gnubg_id(position.gnubg_id(), turn=position.turn, first_roll=position.first_roll)
+        assert exact == position
+        assert Position.from_xgid(position.xgid(), first_roll=position.first_roll) == position
+        short_turn = Position.from_gnubg_id(position.gnubg_id(), turn=position.turn[0], first_roll=position.first_roll)
+        assert short_turn == position
+    assert len(marks_seen) > 1  # the corpus has positions with either mark
+
+
 def test_gnubg_id_of_other_variants(Position: Pos) -> None:
     for variant in VARIANTS:
         if variant == "short":
@@ -161,8 +192,10 @@ def test_bad_gnubg_ids(Position: Pos, position_id: str, error: type[Exception], 
 def test_bad_gnubg_arguments(Position: Pos) -> None:
     with pytest.raises(InvalidNotationError, match=r"^position_id: must be a string \(got 42\)$"):
         Position.from_gnubg_id(42)  # type: ignore[arg-type]
-    with pytest.raises(InvalidPositionError, match=r"^turn: must be 'white' or 'black' \(got 'w'\)$"):
-        Position.from_gnubg_id(SHORT_START_ID, turn="w")
+    with pytest.raises(
+        InvalidPositionError, match=r"^turn: must be 'white' or 'black' \(or 'w', 'b'\) \(got 'W'\)$"
+    ):
+        Position.from_gnubg_id(SHORT_START_ID, turn="W")
     with pytest.raises(
         InvalidPositionError, match=r"^turn: disagrees with match_id.*'white'.*\(got 'black'\)$"
     ):
@@ -386,6 +419,7 @@ def test_docstring_table_names_the_flags_in_order() -> None:
     assert positions == sorted(positions)
 
 
+@pytest.mark.slow  # every corpus position of every variant, both ways
 def test_compact_ids_on_every_corpus() -> None:
     for variant in VARIANTS:
         rows, _ = corpus.load(variant)

@@ -71,6 +71,7 @@ def test_the_cores_game_rolls_are_the_published_ones() -> None:
 # --- trajectories -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", nardy_fast.VARIANTS)
 def test_trajectories_replay_the_games(variant: str) -> None:
     """Each game's positions run from its start to its end, each the result of a legal move from the one before
@@ -110,6 +111,7 @@ def test_trajectories_replay_the_games(variant: str) -> None:
 # --- callable policies -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", nardy_fast.VARIANTS)
 def test_a_callable_policy_plays_what_the_game_loop_plays(variant: str) -> None:
     games = 30 if variant != "crazy" else 2

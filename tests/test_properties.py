@@ -592,6 +592,7 @@ def test_selfplay_is_reproducible(Position: type[Position]) -> None:
     assert sum(p.is_over() for p, _ in pairs) <= 10
 
 
+@pytest.mark.slow  # every move of every self-play ply checked: about a minute over the variants
 def test_every_move_keeps_the_rules(run: tuple[Ply[Position], ...]) -> None:
     """docs/rules.md, Rules: checkers and blocks, steps, H/B/M/D/P, distinct results, what follows a move."""
     assert sum(not ply.position.is_over() for ply in run) >= 0.95 * len(run)
@@ -599,6 +600,7 @@ def test_every_move_keeps_the_rules(run: tuple[Ply[Position], ...]) -> None:
         check_ply(ply)
 
 
+@pytest.mark.slow  # an independent search of every self-play ply (the runs take half a minute to play)
 def test_moves_are_complete_and_canonical(
     run: tuple[Ply[Position], ...], Position: type[Position], request: pytest.FixtureRequest
 ) -> None:
@@ -610,6 +612,7 @@ def test_moves_are_complete_and_canonical(
         check_complete(ply)
 
 
+@pytest.mark.slow  # every position and result of every self-play run (the runs take half a minute to play)
 def test_keys_and_equality(run: tuple[Ply[Position], ...], Position: type[Position]) -> None:
     """Zobrist key, ``==``, ``hash`` and the text agree over every position and result of the run, and over
     positions that differ from one of every ten in a single field."""
@@ -618,6 +621,7 @@ def test_keys_and_equality(run: tuple[Ply[Position], ...], Position: type[Positi
         check_identity(siblings(ply.position, Position))
 
 
+@pytest.mark.slow  # every position of every self-play run (the runs take half a minute to play)
 def test_text_round_trip(run: tuple[Ply[Position], ...], Position: type[Position]) -> None:
     """Text and ``repr`` round trips: every position, and every result of one ply in eight."""
     for i, ply in enumerate(run):
@@ -626,6 +630,7 @@ def test_text_round_trip(run: tuple[Ply[Position], ...], Position: type[Position
             check_round_trip(move.result, Position)
 
 
+@pytest.mark.slow  # moves of every self-play ply played back (the runs take half a minute to play)
 def test_replay_by_play(run: tuple[Ply[Position], ...]) -> None:
     """``play`` reaches the result: one random move of every ply by its text, one in ten also as a ``Move``,
     and up to 8 moves of one ply in 50."""
@@ -680,6 +685,7 @@ def test_opening_plies(Position: type[Position], config: Config) -> None:
     check_all(Position, run)
 
 
+@pytest.mark.slow  # a self-play game per example, in both implementations
 @given(
     config=st.sampled_from(CONFIGS),
     seed=st.integers(0, 2**32 - 1),
@@ -755,6 +761,7 @@ def arbitrary_positions(draw: st.DrawFn, position_cls: type[Position]) -> Positi
         raise
 
 
+@pytest.mark.slow  # 200 arbitrary positions searched in both implementations
 @given(data=st.data(), roll=st.tuples(st.integers(1, 6), st.integers(1, 6)))
 def test_arbitrary_position_hypothesis(Position: type[Position], data: st.DataObject, roll: Roll) -> None:
     """Every check for an arbitrary valid position (bear-offs, bars, blocks self-play rarely reaches)."""

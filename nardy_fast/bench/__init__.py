@@ -19,14 +19,21 @@ time; the CPU time they spend per position, against one thread's, says how much 
 adds, and the same parts run in two processes, which share nothing, say how fast the machine lets any two
 workers go.
 
-Its parts: ``harness`` (what a measurement is and how it is timed), ``parallel`` (work split across threads
-and processes), ``peers`` (GNU Backgammon's boards, move generator and game loop), ``positions`` and ``games``
-(each section's measurements, run and table) and ``cli`` (the command's options and :func:`main`).
+The job prints each variant's rows as soon as they are measured, and after each section's table one verdict
+line per comparison (:mod:`~nardy_fast.bench.verdicts`: its target, and whether a two-thread ratio was taken
+on a loaded machine, which its two-process control says). Its progress line gives the percent done and the
+time left, estimated from the work planned and corrected by the work measured, and is redrawn at least
+every second.
+
+Its parts: ``harness`` (what a measurement is and how it is timed, and the progress line), ``parallel`` (work
+split across threads and processes), ``peers`` (GNU Backgammon's boards, move generator and game loop),
+``positions`` and ``games`` (each section's measurements, run and table), ``verdicts`` (a line per
+comparison) and ``cli`` (the command's options and :func:`main`).
 """
 
 from __future__ import annotations
 
-from .cli import LEGEND, MAX_GAMES, MAX_REPEATS, SECTIONS, add_arguments, command, main
+from .cli import LEGEND, LONG_RUN, MAX_GAMES, MAX_REPEATS, SECTIONS, add_arguments, command, main
 from .games import (
     DEFAULT_GAMES,
     DEFAULT_GNUBG_GAMES,
@@ -35,18 +42,29 @@ from .games import (
     core_games,
     game_works,
     games_in_processes,
+    games_plan,
     random_policy,
     report_games,
     run_games,
 )
-from .harness import DEFAULT_REPEATS, MIN_SECONDS, Count, Measure, Work, timed
+from .harness import DEFAULT_REPEATS, MIN_SECONDS, TICK_SECONDS, Count, Measure, Tracker, Work, timed
 from .harness import SEED as SEED
 from .harness import Progress as Progress
 from .harness import Rows as Rows
 from .parallel import MAX_PARTS, balanced_parts, balanced_split, batched, in_processes
+from .peers import (
+    GNUBG_INSTALL,
+    GnubgGame,
+    gnubg_board,
+    gnubg_boards,
+    gnubg_game,
+    gnubg_games,
+    gnubg_installed,
+    gnubg_work,
+)
 from .peers import Board as Board
-from .peers import GnubgGame, gnubg_board, gnubg_boards, gnubg_game, gnubg_games, gnubg_work
 from .positions import (
+    DEFAULT_REFERENCE_SIZE,
     DEFAULT_SIZE,
     DOMINANT_SHARE,
     TOP_FRACTION,
@@ -54,13 +72,27 @@ from .positions import (
     per_array,
     per_call,
     position_works,
+    positions_header,
+    positions_plan,
+    positions_rows,
     report_positions,
     run_positions,
     top_share,
 )
+from .verdicts import (
+    GNUBG_TARGET,
+    LOADED_CONTROL,
+    LONG_TARGET,
+    POLICY_TARGET,
+    THREADS_TARGET,
+    games_verdicts,
+    parallel_verdict,
+    positions_verdicts,
+)
 
 __all__ = [
     "DEFAULT_SIZE",
+    "DEFAULT_REFERENCE_SIZE",
     "DEFAULT_REPEATS",
     "DEFAULT_GAMES",
     "DEFAULT_GNUBG_GAMES",
@@ -73,10 +105,19 @@ __all__ = [
     "TOP_FRACTION",
     "DOMINANT_SHARE",
     "SECTIONS",
+    "LONG_RUN",
     "LEGEND",
+    "TICK_SECONDS",
+    "LOADED_CONTROL",
+    "THREADS_TARGET",
+    "GNUBG_TARGET",
+    "LONG_TARGET",
+    "POLICY_TARGET",
+    "GNUBG_INSTALL",
     "Count",
     "Measure",
     "Work",
+    "Tracker",
     "PositionsResult",
     "timed",
     "per_call",
@@ -87,8 +128,12 @@ __all__ = [
     "balanced_split",
     "top_share",
     "position_works",
+    "positions_plan",
     "run_positions",
+    "positions_header",
+    "positions_rows",
     "report_positions",
+    "gnubg_installed",
     "gnubg_board",
     "gnubg_boards",
     "gnubg_work",
@@ -99,8 +144,12 @@ __all__ = [
     "games_in_processes",
     "random_policy",
     "game_works",
+    "games_plan",
     "run_games",
     "report_games",
+    "parallel_verdict",
+    "positions_verdicts",
+    "games_verdicts",
     "add_arguments",
     "command",
     "main",

@@ -3,7 +3,6 @@ policy) against GNU Backgammon's Python loop and the reference's playouts, and i
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Callable, Sequence
 
@@ -13,9 +12,22 @@ import numpy.typing as npt
 from .._dispatch import implementations
 from ..errors import NardyError, field_error
 from ..inputs import integer
-from .harness import DEFAULT_REPEATS, SEED, Count, Measure, Progress, Work, bounded, quiet, timed
-from .parallel import MAX_PARTS, parallel_ratios, parts_in_processes
-from .peers import gnubg_games
+from ..playouts import split_range
+from .harness import (
+    DEFAULT_REPEATS,
+    SEED,
+    Count,
+    Measure,
+    Progress,
+    Work,
+    bounded,
+    quiet,
+    stage,
+    timed,
+    timed_estimate,
+)
+from .parallel import MAX_PARTS, PROCESS_START_SECONDS, parallel_ratios, parts_in_processes
+from .peers import GNUBG_INSTALL, gnubg_games, gnubg_installed
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -26,16 +38,17 @@ __all__ = [
     "games_in_processes",
     "random_policy",
     "game_works",
+    "games_plan",
     "run_games",
     "report_games",
 ]
 
-#: Games per measurement of the core's playouts (about a second of work: fewer, and starting a second thread
-#: weighs on the two-thread figure), of GNU Backgammon's loop (about 1,500 a second) and of the reference's
-#: playouts (about 20 a second).
-DEFAULT_GAMES = 20_000
+#: Games per measurement of the core's playouts (a quarter of a second of work, so that the whole job answers
+#: in about a minute on a loaded machine; ``--long`` plays 20,000), of GNU Backgammon's loop (about 1,300 a
+#: second) and of the reference's playouts (about 20 a second).
+DEFAULT_GAMES = 4_000
 DEFAULT_GNUBG_GAMES = 300
-DEFAULT_REFERENCE_GAMES = 10
+DEFAULT_REFERENCE_GAMES = 5
 #: The batch of the callable policy: the games it is called for at once, once a ply.
 POLICY_BATCH = 1_000
 
@@ -58,11 +71,10 @@ def games_in_processes(start: str, games: int, seed: int = SEED, count: int = 2)
     count = bounded("count", count, 1, MAX_PARTS)
     if integer(games) is None or games < count:
         raise field_error(NardyError, "games", f"must be at least {count}, a game for each process", games)
-    bounds = [games * i // count for i in range(count + 1)]
     return parts_in_processes(
         [
-            functools.partial(_playout_count, start, bounds[i + 1] - bounds[i], seed, 1, bounds[i])
-            for i in range(count)
+            functools.partial(_playout_count, start, last - first, seed, 1, first)
+            for first, last in split_range(0, games, count)
         ]
     )
 
@@ -101,39 +113,70 @@ def _reference_games(start: str, games: int, seed: int = SEED) -> Callable[[], C
     return work
 
 
-def game_works(games: int, gnubg_games_count: int, reference_games: int) -> list[Work]:
-    """The games section: short nardy unless said, random policy, one thread unless said."""
+_POLICY_LABEL = f"core playout short, NumPy policy, batch {POLICY_BATCH:,}"
+#: Games per second of each measurement on a quiet machine, for the time left before a run measures it (the
+#: estimates only steer the progress line).
+_GAMES_PER_SECOND = {
+    "core playout short": 15e3,
+    "core playout long": 20e3,
+    "core playout short, 2 threads": 25e3,
+    "core playout short, 2 processes": 25e3,
+    _POLICY_LABEL: 7e3,
+    "gnubg_nn Python loop short": 1.3e3,
+    "reference playout short": 22.0,
+}
+
+
+def _game_labels(games: int, gnubg_games_count: int, reference_games: int) -> list[tuple[str, int, bool]]:
+    """The games section's measurements: (label, games, warm-up), in order."""
     from .. import IMPLEMENTATION
 
-    works = []
+    labels = []
     if IMPLEMENTATION == "cython":
-        works += [
-            Work("core playout short", core_games("short", games), games),
-            Work("core playout long", core_games("long", games), games),
-            Work("core playout short, 2 threads", core_games("short", games, threads=2), games, warm_up=True),
+        labels += [
+            ("core playout short", games, False),
+            ("core playout long", games, False),
+            ("core playout short, 2 threads", games, True),
         ]
         if games >= 2:  # one game cannot be split in two (report_games says it was left out)
-            processes = games_in_processes("short", games)
-            works.append(Work("core playout short, 2 processes", processes, games, warm_up=True))
-        works += [
-            Work(
-                f"core playout short, NumPy policy, batch {POLICY_BATCH:,}",
-                _callable_games("short", games),
-                games,
-            ),
-        ]
-    if gnubg_games_count:
-        with contextlib.suppress(ImportError):
-            import gnubg_nn  # noqa: F401 - only whether it is installed
-
-            works.append(
-                Work("gnubg_nn Python loop short", gnubg_games(gnubg_games_count), gnubg_games_count)
-            )
+            labels.append(("core playout short, 2 processes", games, True))
+        labels.append((_POLICY_LABEL, games, False))
+    if gnubg_games_count and gnubg_installed():
+        labels.append(("gnubg_nn Python loop short", gnubg_games_count, False))
     if reference_games:
-        works.append(
-            Work("reference playout short", _reference_games("short", reference_games), reference_games)
-        )
-    return works
+        labels.append(("reference playout short", reference_games, False))
+    return labels
+
+
+def game_works(games: int, gnubg_games_count: int, reference_games: int) -> list[Work]:
+    """The games section: short nardy unless said, random policy, one thread unless said."""
+    makers: dict[str, Callable[[int], Callable[[], Count]]] = {
+        "core playout short": lambda n: core_games("short", n),
+        "core playout long": lambda n: core_games("long", n),
+        "core playout short, 2 threads": lambda n: core_games("short", n, threads=2),
+        "core playout short, 2 processes": lambda n: games_in_processes("short", n),
+        _POLICY_LABEL: lambda n: _callable_games("short", n),
+        "gnubg_nn Python loop short": gnubg_games,
+        "reference playout short": lambda n: _reference_games("short", n),
+    }
+    return [
+        Work(label, makers[label](n), n, warm_up=warm_up, estimate=n / _GAMES_PER_SECOND[label])
+        for label, n, warm_up in _game_labels(games, gnubg_games_count, reference_games)
+    ]
+
+
+def games_plan(
+    games: int = DEFAULT_GAMES,
+    gnubg_games_count: int = DEFAULT_GNUBG_GAMES,
+    reference_games: int = DEFAULT_REFERENCE_GAMES,
+    repeats: int = DEFAULT_REPEATS,
+) -> list[tuple[str, float]]:
+    """The stage of :func:`run_games` and the seconds it is expected to take on a quiet machine, for a
+    :class:`~nardy_fast.bench.harness.Tracker`'s time left."""
+    labels = _game_labels(games, gnubg_games_count, reference_games)
+    runs = [(n / _GAMES_PER_SECOND[label], warm_up) for label, n, warm_up in labels]
+    start = PROCESS_START_SECONDS if any(label.endswith("2 processes") for label, _, _ in labels) else 0.0
+    return [("games", start + timed_estimate(runs, repeats))]
 
 
 def run_games(
@@ -144,8 +187,10 @@ def run_games(
     progress: Progress = quiet,
 ) -> list[Measure]:
     """The games section's measurements."""
-    progress("bench games, preparing")
-    return timed(game_works(games, gnubg_games_count, reference_games), repeats, progress, "bench games, ")
+    with stage(progress, "games"):
+        progress("bench games, preparing")
+        works = game_works(games, gnubg_games_count, reference_games)
+        return timed(works, repeats, progress, "bench games, ")
 
 
 def report_games(measures: Sequence[Measure]) -> str:
@@ -181,7 +226,11 @@ def report_games(measures: Sequence[Measure]) -> str:
     if short is not None and "core playout short, 2 processes" not in by_label:
         omitted.append("two processes (one game cannot be split in two: --games 2 or more)")
     if "gnubg_nn Python loop short" not in by_label:
-        omitted.append("GNU Backgammon's loop (gnubg-nn not installed or --gnubg-games 0)")
+        omitted.append(
+            "GNU Backgammon's loop (--gnubg-games 0)"
+            if gnubg_installed()
+            else f"GNU Backgammon's loop (gnubg-nn is not installed: {GNUBG_INSTALL})"
+        )
     if "reference playout short" not in by_label:
         omitted.append("the reference's playouts (--reference-games 0)")
     if omitted:

@@ -22,6 +22,7 @@ from .harness import Count, Measure, Rows, bounded, total
 
 __all__ = [
     "MAX_PARTS",
+    "PROCESS_START_SECONDS",
     "batched",
     "in_processes",
     "parts_in_processes",
@@ -33,6 +34,9 @@ __all__ = [
 #: The most parts the parallel measurements split their work in (threads, or processes started): far more
 #: than the two they measure, few enough that no machine is swamped.
 MAX_PARTS = 64
+#: About the seconds :func:`parts_in_processes` takes to start a worker on a quiet machine (a fresh
+#: interpreter imports NumPy and the package): for the time left of the progress line.
+PROCESS_START_SECONDS = 0.6
 
 
 def _batch_count(rows: Rows, rolls: Rows) -> Count:

@@ -12,7 +12,31 @@ from .._dispatch import implementations
 from ..position import Position
 from .harness import SEED, Count, Rows, Work
 
-__all__ = ["Board", "gnubg_board", "gnubg_boards", "gnubg_work", "GnubgGame", "gnubg_game", "gnubg_games"]
+__all__ = [
+    "GNUBG_INSTALL",
+    "gnubg_installed",
+    "Board",
+    "gnubg_board", "gnubg_boards",
+    "gnubg_work",
+    "GnubgGame",
+    "gnubg_game",
+    "gnubg_games",
+]
+
+#: How to add GNU Backgammon to the bench: an optional peer (the package's only run-time dependency is
+#: NumPy), whose wheels do not cover every platform and Python the package's do.
+GNUBG_INSTALL = (
+    "pip install gnubg-nn (wheels for CPython 3.10 to 3.13 on Linux x86-64, macOS arm64 and Windows x86-64)"
+)
+
+
+def gnubg_installed() -> bool:
+    """Whether GNU Backgammon's ``gnubg_nn`` can be imported."""
+    try:
+        import gnubg_nn  # noqa: F401 - only whether it is there
+    except ImportError:
+        return False
+    return True
 
 #: A GNU Backgammon board: ``[opponent, player]`` from the side to move's view, 25 counts each (points 1..24
 #: in that side's own numbering, its home first, then the bar).

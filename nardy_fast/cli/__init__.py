@@ -9,12 +9,13 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
   perft     count the move paths of a given depth from the start of every variant or from a position;
             --divide splits the count by first move, --check compares the counts shipped with the package
   playout   play whole games with seeded dice and print a summary: wins by side, points, games given up,
-            mean game length and speed
+            mean game length and speed; --out writes every game's record (CSV, JSON or .npy)
   rollout   play a position out many times and print the probability of each result, with its standard
             error, and the equity of the side to move
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
 
-Bad input prints one line on stderr, naming the option and quoting the value, and exits with status 2;
+The long commands (bench, perft, playout, rollout) draw their progress on stderr: percent done and time
+left. Bad input prints one line on stderr, naming the option and quoting the value, and exits with status 2;
 Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
 (docs/rules.md describes the text and the rules of every variant).
 """

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -13,11 +16,13 @@ import numpy.typing as npt
 from .. import IMPLEMENTATION, VARIANTS
 from .._dispatch import playout
 from ..errors import quote
-from ..game import MAX_PLIES, OPENINGS
+from ..game import MAX_PLIES, OPENINGS, RECORD
+from ..inputs import choice
+from ..playouts import PlayoutOptions
 from .parser import GAMES, Parser, UsageError, errors_of, integer, parse_position, play_options
 from .progress import Progress, in_chunks, progress_option, progress_stream
 
-__all__ = ["DESCRIPTION", "add_arguments", "playout_summary", "run"]
+__all__ = ["DESCRIPTION", "OUT_FORMATS", "add_arguments", "playout_summary", "write_records", "run"]
 
 DESCRIPTION = (
     "Play whole games with seeded dice (game g's dice depend only on the seed and g, so a run is the same\n"
@@ -26,8 +31,12 @@ DESCRIPTION = (
     "and the speed. A mars wins 2 points and a koks 3; in short nardy these are the gammon and the\n"
     "backgammon. The games are played in chunks, which give the same games as one run. A progress bar\n"
     "(games done, percent, games/s, time left) is drawn on stderr when it is a terminal, or with\n"
-    "--progress."
+    "--progress. --out FILE also writes the record of every game (winner, points, plies, turns, start), in\n"
+    "game order, as CSV, JSON or a NumPy .npy file, by the file's suffix."
 )
+
+#: The formats ``--out`` writes, by the file's suffix.
+OUT_FORMATS = (".csv", ".json", ".npy")
 
 #: Game numbers stay below 2**62 (``playout`` refuses more), so the last game G+N-1 must too.
 _GAME_NUMBERS = 1 << 62
@@ -73,7 +82,45 @@ def add_arguments(parser: Parser) -> None:
         help="with --variant: the starter rolls two fresh dice (fresh_roll, the default) or plays the two "
         "single dice that decided who starts (use_single_dice)",
     )
+    parser.add_argument(
+        "--out",
+        type=_out_path,
+        metavar="FILE",
+        help="also write every game's record to FILE: .csv (a header line, then one line per game), .json (a"
+        " list of one object per game) or .npy (the array of nardy_fast.game.RECORD, for numpy.load);"
+        " columns winner (0 White, 1 Black, -1 given up), points, plies, turns, start (0 White, 1 Black"
+        " moved first), games in order from --first-game",
+    )
     progress_option(parser)
+
+
+def _out_path(text: str) -> Path:
+    """An argparse ``type``: a file name ending in one of :data:`OUT_FORMATS` in a folder that exists, checked
+    before any game is played."""
+    path = Path(text)
+    if choice(path.suffix.lower(), OUT_FORMATS) is None:
+        raise argparse.ArgumentTypeError(f"must end in .csv, .json or .npy (got {quote(text)})")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"must be in a folder that exists (got {quote(text)})")
+    return path
+
+
+def write_records(records: npt.NDArray[np.void], path: Path) -> None:
+    """Write playout ``records`` (``nardy_fast.game.RECORD``) to ``path``, in the format of its suffix
+    (:data:`OUT_FORMATS`): CSV with a header line, JSON as a list of objects, or NumPy's ``.npy``."""
+    suffix = path.suffix.lower()
+    names = RECORD.names or ()
+    if suffix == ".npy":
+        with path.open("wb") as file:
+            np.save(file, np.asarray(records, dtype=RECORD), allow_pickle=False)
+    elif suffix == ".csv":
+        columns = np.stack([records[name].astype(np.int64) for name in names], axis=1).reshape(-1, len(names))
+        with path.open("w", encoding="utf-8", newline="") as file:
+            np.savetxt(file, columns, fmt="%d", delimiter=",", header=",".join(names), comments="")
+    else:
+        lists = [records[name].tolist() for name in names]
+        rows = [dict(zip(names, values)) for values in zip(*lists)]
+        path.write_text(json.dumps(rows) + "\n", encoding="utf-8")
 
 
 def _percent(part: int, whole: int) -> str:
@@ -142,22 +189,24 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
 
+    options = PlayoutOptions(policy=args.policy, threads=args.threads, opening=opening)
+
     def play(first: int, count: int) -> npt.NDArray[np.void]:
+        chunk = replace(options, first_game=args.first_game + first)
         with errors_of("--position" if args.position is not None else "--variant"):
-            records: npt.NDArray[np.void] = playout(
-                start,
-                count,
-                seed=args.seed,
-                policy=args.policy,
-                threads=args.threads,
-                opening=opening,
-                first_game=args.first_game + first,
-            )
+            records: npt.NDArray[np.void] = playout(start, count, seed=args.seed, **chunk.keywords())
         return records
 
     with Progress(args.games, progress_stream(args.progress)) as progress:
         parts = in_chunks(args.games, args.threads, play, progress)
     seconds = time.perf_counter() - progress.started
+    records = np.concatenate(parts)
     print()
-    print("\n".join(playout_summary(np.concatenate(parts), seconds)))
+    print("\n".join(playout_summary(records, seconds)))
+    if args.out is not None:
+        try:
+            write_records(records, args.out)
+        except OSError as error:
+            raise UsageError(f"--out: could not be written: {error.strerror or error} (got {quote(str(args.out))})") from None
+        print(f"\nwrote the records of {len(records):,} games to {args.out}")
     return 0

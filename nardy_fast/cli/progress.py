@@ -35,30 +35,44 @@ def _duration(seconds: float) -> str:
 
 @final
 class Progress:
-    """A progress bar of one line on ``stream``, redrawn with a carriage return: games done of the total,
-    percent, games/s and the time left. Used as a context manager, it ends its line when the work stops
-    (finished, failed or interrupted), so that what follows starts on a line of its own."""
+    """A progress bar of one line on ``stream``, redrawn with a carriage return: items (``unit``: games, or
+    perft's first moves) done of the total, percent, items/s and the time left. Used as a context manager,
+    it ends its line when the work stops (finished, failed or interrupted), so that what follows starts on a
+    line of its own; :meth:`print` writes a line of results on stdout without breaking the bar."""
 
-    def __init__(self, total: int, stream: Optional[IO[str]]) -> None:
+    def __init__(self, total: int, stream: Optional[IO[str]], unit: str = "games") -> None:
         self.total = total
         self.stream = stream
+        self.unit = unit
         self.started = time.perf_counter()
         self._width = 0
+        self._done = 0.0
 
-    def update(self, done: int) -> None:
-        """Redraw the line for ``done`` games played."""
+    def update(self, done: float) -> None:
+        """Redraw the line for ``done`` items (a fraction for an item partly done)."""
+        self._done = done
         if self.stream is None:
             return
         elapsed = time.perf_counter() - self.started
         rate = done / elapsed if elapsed > 0 else math.inf
         left = (self.total - done) / rate if rate > 0 else math.inf
+        percent = 100 * done / self.total if self.total else 100.0
         line = (
-            f"{done:,}/{self.total:,} games  {100 * done / self.total:5.1f}%  "
-            f"{rate:,.0f} games/s  ETA {_duration(left)}"
+            f"{int(done):,}/{self.total:,} {self.unit}  {percent:5.1f}%  "
+            f"{rate:,.0f} {self.unit}/s  ETA {_duration(left)}"
         )
         self.stream.write("\r" + line.ljust(self._width))
         self.stream.flush()
         self._width = len(line)
+
+    def print(self, text: str) -> None:
+        """``text`` on stdout as a line of its own: the bar is wiped first and drawn again after it."""
+        if self.stream is not None:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+        print(text, flush=True)
+        self.update(self._done)
 
     def __enter__(self) -> Progress:
         self.update(0)

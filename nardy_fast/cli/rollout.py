@@ -7,11 +7,13 @@ import argparse
 import math
 import sys
 import time
+import warnings
 
 from .. import IMPLEMENTATION
 from .._dispatch import rollout
+from ..errors import NardyWarning
 from ..game import MAX_PLIES
-from ..rollouts import OUTCOMES, Rollout
+from ..rollouts import OUTCOMES, STRATA, Rollout
 from .parser import GAMES, Parser, errors_of, parse_position, play_options
 from .progress import Progress, in_chunks, progress_option, progress_stream
 
@@ -21,9 +23,10 @@ DESCRIPTION = (
     "Play a position out many times with seeded dice and print the probability of each result (a single,\n"
     "mars or koks win for either side; a mars wins 2 points and a koks 3, in short nardy the gammon and\n"
     "the backgammon), the standard error of each, the games given up, and the equity of the side to move\n"
-    "(points won per game, losses counted negative) with its standard error. By default the first two\n"
-    "rolls cycle through all 36 x 36 ordered pairs (stratified), which lowers the error at the same\n"
-    "number of games; a multiple of 1296 games covers every pair equally."
+    "(points won per game, losses counted negative) with its standard error: the equity of the policy both\n"
+    "sides play (--policy, random by default), not the position's value under good play. By default the\n"
+    "first two rolls cycle through all 36 x 36 ordered pairs (stratified), which lowers the error at the\n"
+    "same number of games; a multiple of 1296 games covers every pair equally (another count is noted)."
 )
 
 
@@ -45,8 +48,8 @@ def add_arguments(parser: Parser) -> None:
     progress_option(parser)
 
 
-def rollout_report(result: Rollout, seconds: float) -> list[str]:
-    """The table of a ``nardy_fast.rollout`` result with its legend, as lines."""
+def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> list[str]:
+    """The table of a ``nardy_fast.rollout`` result, played by ``policy``, with its legend, as lines."""
     games = result.games
     header = f"{'result':<14} {'games':>12} {'probability':>12} {'std. error':>12}"
     lines = [header, "-" * len(header)]
@@ -61,14 +64,15 @@ def rollout_report(result: Rollout, seconds: float) -> list[str]:
     lines += [
         "",
         f"equity of {result.turn} (to move): {result.equity:+.5f} points per game, "
-        f"std. error {result.equity_stderr:.5f}",
+        f"std. error {result.equity_stderr:.5f} (both sides playing policy {policy})",
         f"wall time {seconds:.3f} s, {rate:,.0f} games/s",
         "",
         "white single, white mars, ...: White (Black) won 1 point (single), 2 (mars: the loser bore off",
         "nothing) or 3 (koks, short nardy only); in short nardy mars and koks are the gammon and the backgammon;",
         "probability: share of all games; std. error: its standard error for independent games (with the first",
         f"two rolls stratified, an upper bound); given up: games stopped after {MAX_PLIES:,} plies without a",
-        "winner; equity: points won per game by the side to move, losses counted negative, a game given up 0.",
+        "winner; equity: points won per game by the side to move, losses counted negative, a game given up 0,",
+        "when both sides play the policy: the equity of that policy (random play by default), not of best play.",
     ]
     return lines
 
@@ -81,10 +85,18 @@ def run(args: argparse.Namespace) -> int:
         f"{'stratified first two rolls' if args.stratify else 'no stratification'}, {args.threads} "
         f"thread{'s' if args.threads > 1 else ''}, implementation {IMPLEMENTATION}"
     )
+    if args.stratify and args.games % STRATA:
+        cycles = max(1, round(args.games / STRATA))
+        print(
+            f"note: {args.games:,} games are not a multiple of {STRATA:,} (the 36 x 36 pairs of first rolls), so"
+            f" the stratified first rolls are not balanced: use --games {cycles * STRATA:,}, or --no-stratify"
+        )
     sys.stdout.flush()
 
     def play(first: int, count: int) -> Rollout:
-        with errors_of("--position"):
+        # a chunk is a part of the games asked for: only their total is to be a multiple of STRATA (noted above)
+        with errors_of("--position"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", NardyWarning)
             part: Rollout = rollout(
                 position,
                 count,
@@ -100,5 +112,5 @@ def run(args: argparse.Namespace) -> int:
         parts = in_chunks(args.games, args.threads, play, progress)
     seconds = time.perf_counter() - progress.started
     print()
-    print("\n".join(rollout_report(Rollout.combine(parts), seconds)))
+    print("\n".join(rollout_report(Rollout.combine(parts), seconds, args.policy)))
     return 0

@@ -1,6 +1,9 @@
 """Reinforcement-learning environments: a PettingZoo AEC environment for two agents and a Gymnasium
-single-agent wrapper that plays against a built-in opponent (the ``env`` extra: ``pip install
-"nardy-fast[env]"``, which brings PettingZoo and Gymnasium; nothing else in the package imports them).
+single-agent wrapper that plays against a built-in opponent (the ``env`` extra, which brings PettingZoo and
+Gymnasium: ``pip install -e ".[env]"`` from a clone, ``pip install "<the wheel file>[env]"`` from a wheel;
+nothing else in the package imports them). Importing this module registers the single-agent environment of
+every variant with Gymnasium: ``gymnasium.make("nardy_fast/long-v0")`` (:data:`ENV_IDS`), with the keyword
+arguments of :class:`SingleAgentEnv`.
 
 >>> from nardy_fast.env import env
 >>> aec = env("short")                        # the AEC environment, PettingZoo's standard wrappers around it
@@ -53,6 +56,12 @@ More results than ``max_actions``
     them at a megabyte (a policy head of more than a million outputs is no practical action space), where
     ``2**40`` would ask NumPy for terabytes.
 
+Rendering
+    ``render_mode="ansi"`` returns the position as a text board, ``"human"`` prints it, and ``"rgb_array"``
+    returns it as an RGB image, an array (height, width, 3) of ``uint8`` drawn from ``position.to_svg()`` by
+    cairosvg (the ``png`` extra: without it, making the environment raises an ``ImportError`` that names
+    the extra).
+
 Rewards and the end
     When the game ends the winner is rewarded with the points it scores (1, mars 2, koks 3) and the loser with
     minus as many; every other step rewards 0. A game not over after :data:`MAX_PLIES` plies is truncated
@@ -71,17 +80,20 @@ Errors
 
 # The extra is checked before any module of the package imports it, so that its absence names the extra.
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
 except ImportError as error:  # pragma: no cover - exercised in a subprocess without the extra
     raise ImportError(
-        'nardy_fast.env needs PettingZoo and Gymnasium: pip install "nardy-fast[env]"'
+        "nardy_fast.env needs PettingZoo and Gymnasium (the env extra): from a clone, pip install -e"
+        ' ".[env]"; from a wheel, pip install "<the wheel file>[env]" (or pip install pettingzoo gymnasium)'
     ) from error
 
 from ..game import MAX_PLIES
+from ..variants import VARIANTS
 from .aec import NardyEnv, env, raw_env
-from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS
+from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS, RENDER_MODES
 from .single_agent import OPPONENTS, SingleAgentEnv
+from .vector import NardyVectorEnv
 
 __all__ = [
     "AGENTS",
@@ -89,8 +101,30 @@ __all__ = [
     "MAX_ACTIONS",
     "MAX_PLIES",
     "OPPONENTS",
+    "RENDER_MODES",
+    "ENV_IDS",
     "NardyEnv",
     "raw_env",
     "env",
     "SingleAgentEnv",
+    "NardyVectorEnv",
+    "register",
 ]
+
+#: The Gymnasium ID of each variant's :class:`SingleAgentEnv`: ``gymnasium.make(ENV_IDS["long"], ...)``.
+ENV_IDS = {variant: f"nardy_fast/{variant}-v0" for variant in VARIANTS}
+
+
+def register() -> None:
+    """Register :data:`ENV_IDS` with Gymnasium (done on import; again, it changes nothing). The entry point
+    is :class:`SingleAgentEnv` with the variant set, ``gymnasium.make``'s keyword arguments passed on."""
+    for variant, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="nardy_fast.env.single_agent:SingleAgentEnv",
+                kwargs={"variant": variant},
+            )
+
+
+register()

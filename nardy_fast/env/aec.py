@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -23,12 +23,15 @@ from ..variants import VARIANTS
 from .checks import (
     AGENTS,
     DEFAULT_MAX_ACTIONS,
+    RENDER_FPS,
+    RENDER_MODES,
     Observation,
     check_agent,
     check_max_actions,
     check_start,
     read_only_rows,
 )
+from .render import check_rgb_support, rgb_array
 
 __all__ = ["NardyEnv", "raw_env", "env"]
 
@@ -51,7 +54,8 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
     :func:`env` for the wrapped form PettingZoo recommends."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo declares it so
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "name": "nardy_v0",
         "is_parallelizable": False,
     }
@@ -81,6 +85,8 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         checked_mode = None if render_mode is None else choice(render_mode, modes)
         if render_mode is not None and checked_mode is None:
             raise field_error(NardyError, "render_mode", f"must be None or one of {modes}", render_mode)
+        if checked_mode == "rgb_array":
+            check_rgb_support()  # the missing extra is named now, not at the first render
         variant, scheme = checked_variant, checked_scheme
         self.variant = variant
         self.scheme = scheme
@@ -190,12 +196,15 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         training."""
         return self._game().position.to_array()
 
-    def render(self) -> Optional[str]:
-        """The position as text (``"ansi"`` returns it, ``"human"`` prints it); without a render mode, a
-        warning and ``None``."""
+    def render(self) -> Union[str, npt.NDArray[np.uint8], None]:
+        """The position as text (``"ansi"`` returns it, ``"human"`` prints it) or as an RGB image
+        (``"rgb_array"``: an array (height, width, 3) of ``uint8`` drawn from ``position.to_svg()``, through
+        cairosvg of the ``png`` extra); without a render mode, a warning and ``None``."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (try render_mode='ansi')")
             return None
+        if self.render_mode == "rgb_array":
+            return rgb_array(self._game().position)
         text = str(self._game().position)
         if self.render_mode == "human":
             print(text)

@@ -22,6 +22,11 @@ DEFAULT_MAX_ACTIONS = 1024
 #: The largest ``max_actions``: a mask of a mebibyte per observation (:mod:`nardy_fast.env`, "More results").
 MAX_ACTIONS = 1 << 20
 
+#: The render modes of both environments: the position as text (returned, or printed) or as an RGB image.
+RENDER_MODES = ("ansi", "human", "rgb_array")
+#: Frames per second Gymnasium's and PettingZoo's players show: one move a second.
+RENDER_FPS = 1
+
 #: An observation: ``{"observation": float32 features, "action_mask": int8 mask}``.
 Observation = dict[str, Any]
 

@@ -16,7 +16,15 @@ from ..game import Game
 from ..inputs import IntLike, choice, integer
 from ..position import Move
 from .aec import NardyEnv
-from .checks import AGENTS, DEFAULT_MAX_ACTIONS, Observation, check_start, read_only_rows
+from .checks import (
+    AGENTS,
+    DEFAULT_MAX_ACTIONS,
+    RENDER_FPS,
+    RENDER_MODES,
+    Observation,
+    check_start,
+    read_only_rows,
+)
 
 __all__ = ["OPPONENTS", "SingleAgentEnv"]
 
@@ -68,7 +76,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     raise it.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 - Gymnasium declares it so
+    metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium declares it so
+        "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
+    }
 
     def __init__(
         self,
@@ -150,8 +161,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         mask: npt.NDArray[np.int8] = self.aec.observe(self.seat)["action_mask"]
         return mask.astype(bool)
 
-    def render(self) -> Optional[str]:
-        """The position as text, as the AEC environment renders it."""
+    def render(self) -> Union[str, npt.NDArray[np.uint8], None]:
+        """The position as the AEC environment renders it: text, or an RGB image for ``"rgb_array"``."""
         return self.aec.render()
 
     def _info(self) -> dict[str, Any]:
@@ -182,11 +193,12 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         offsets = np.frombuffer(np.array([0, len(moves)], dtype=np.int64).tobytes(), dtype=np.int64)
         choices = self.opponent(children, offsets)
         try:
-            array = np.asarray(choices)
+            array = np.array(choices)  # a copy: the opponent's own array may change after it is checked
         except Exception:  # a returned object that cannot be read is no choice
             array = np.zeros(0, dtype=object)
-        if array.shape != (1,) or array.dtype.kind not in "iu" or not 0 <= int(array[0]) < len(moves):
+        choice = int(array[0]) if array.shape == (1,) and array.dtype.kind in "iu" else -1
+        if not 0 <= choice < len(moves):
             raise field_error(
                 NardyError, "opponent", f"must return one choice 0 <= c < {len(moves)} (shape (1,))", choices
             )
-        return int(array[0])
+        return choice

@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import NamedTuple, Optional, cast
 
 from ..errors import InvalidNotationError, InvalidPositionError, field_error
-from ..inputs import choice
-from ..state import State
+from ..state import State, check_turn
 from .common import (
-    SIDES,
     base64_key,
     base64_text,
     borne_off,
@@ -54,13 +52,6 @@ def to_gnubg_id(state: State) -> str:
     return base64_text(key, _POSITION_BYTES, _POSITION_LENGTH)
 
 
-def _turn(turn: object) -> str:
-    side = choice(turn, SIDES)
-    if side is None:
-        raise field_error(InvalidPositionError, "turn", "must be 'white' or 'black'", turn)
-    return side
-
-
 def from_gnubg_id(
     position_id: object, turn: object = None, match_id: object = None, first_roll: object = None
 ) -> State:
@@ -71,13 +62,14 @@ def from_gnubg_id(
     ID, :class:`~nardy_fast.InvalidPositionError` for an impossible position (more than 15 checkers a side,
     both sides on one point) or a ``turn`` that disagrees with ``match_id``.
     """
+    side = None if turn is None else check_turn(turn)
     if match_id is not None:
         on_roll = read_match_id(match_id).turn
-        if turn is not None and turn != on_roll:
+        if side is not None and side != on_roll:
             problem = f"disagrees with match_id, whose player on roll is {on_roll!r}"
             raise field_error(InvalidPositionError, "turn", problem, turn)
-        turn = on_roll
-    side = _turn("white" if turn is None else turn)
+        side = on_roll
+    side = side or "white"
     key = base64_key("position_id", position_id, _POSITION_LENGTH, _POSITION_BYTES)
     text = cast(str, position_id)
     size = 8 * _POSITION_BYTES
