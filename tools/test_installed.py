@@ -2,8 +2,9 @@
 
 Usage: ``python tools/test_installed.py [PROJECT] [PYTEST_ARGS...]``
 
-``PROJECT`` (default: this file's repository) provides ``tests/`` and ``README.md``; they are copied into a
-fresh temporary directory and pytest runs there, so ``import nardy_fast`` can only find the installed package.
+``PROJECT`` (default: this file's repository) provides ``tests/``, ``README.md``, ``docs/`` and ``src_pyx/``;
+they are copied into a fresh temporary directory and pytest runs there, so ``import nardy_fast`` can only find
+the installed package.
 The run fails unless that package is outside ``PROJECT`` and its compiled core is in use
 (``nardy_fast.IMPLEMENTATION == "cython"``): an installed wheel never falls back to pure Python. Pytest
 arguments follow (paths relative to the copy, e.g. ``tests/test_api.py``); without a path, all of ``tests``.
@@ -86,6 +87,8 @@ def main(argv: list[str]) -> int:
         )
         shutil.copy2(project / "README.md", root / "README.md")  # tests/test_readme.py runs its examples
         shutil.copytree(project / "docs", root / "docs")  # and tests/test_docs.py those of docs/
+        # tests/test_structure.py reads the core's units (their order, seams and headers)
+        shutil.copytree(project / "src_pyx", root / "src_pyx", ignore=shutil.ignore_patterns("*.c", "*.so", "*.html"))
         (root / "pytest.ini").write_text("[pytest]\naddopts = -ra\n", encoding="utf-8")
         (root / "installed_check.py").write_text(PLUGIN, encoding="utf-8")
         if not any(arg.startswith("tests") for arg in pytest_args):
