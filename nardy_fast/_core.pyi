@@ -66,6 +66,7 @@ def playout_games(
     policy: int,
     opening: int,
     stratify: bool,
+    truncate: bool,
     number0: int,
     first: int,
     last: int,
@@ -74,10 +75,12 @@ def playout_games(
     plies: npt.NDArray[np.int32],
     turns: npt.NDArray[np.int32],
     trajectories: bool,
+    last_only: bool,
     stop: npt.NDArray[np.int32],
 ) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
     """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
-    given columns, without the GIL; with ``trajectories``, the positions played and their rolls. Returns
+    given columns, without the GIL, with ``truncate`` each to its first bear-off position; with
+    ``trajectories``, the positions played (``last_only``: the last of each game) and their rolls. Returns
     ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag)."""
 
 def game_rolls(
@@ -98,3 +101,20 @@ def segment_argmax_rows(
     scores: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
 ) -> None:
     """``out[i]``: the index within segment ``i`` of its first highest score (``nardy_fast.segments``)."""
+
+def bearoff_one_sided(
+    layouts: npt.NDArray[np.int8],
+    extra_roll: str,
+    ladder: int,
+    mean: npt.NDArray[np.float64],
+    dist: npt.NDArray[np.float64],
+    mean_first: npt.NDArray[np.float64],
+    dist_first: npt.NDArray[np.float64],
+) -> None:
+    """Fill a one-sided bear-off table (``nardy_fast.bearoff.tables``) of ``layouts``, without the GIL."""
+
+def bearoff_two_sided(layouts: npt.NDArray[np.int8], extra_roll: str, ladder: int, win: npt.NDArray[np.float64]) -> None:
+    """Fill a two-sided bear-off table (``nardy_fast.bearoff.tables``) of ``layouts``, without the GIL."""
+
+def is_bearoff_row(row: npt.NDArray[np.int8]) -> bool:
+    """Whether a checked row is a bear-off position (docs/rules.md, Races and bear-off positions)."""

@@ -91,6 +91,7 @@ def playout(
     stratify: bool = ...,
     batch: int = ...,
     trajectories: Literal[False] = ...,
+    truncate: Optional[str] = ...,
     **flags: object,
 ) -> Records: ...
 @overload
@@ -106,6 +107,7 @@ def playout(
     stratify: bool = ...,
     batch: int = ...,
     trajectories: Literal[True],
+    truncate: Optional[str] = ...,
     **flags: object,
 ) -> tuple[Records, Trajectories]: ...
 def playout(
@@ -120,6 +122,7 @@ def playout(
     stratify: bool = False,
     batch: int = 1000,
     trajectories: bool = False,
+    truncate: Optional[str] = None,
     **flags: object,
 ) -> Played:
     played: Played = RECORD.playout(
@@ -133,6 +136,7 @@ def playout(
         stratify=stratify,
         batch=batch,
         trajectories=trajectories,  # type: ignore[call-overload]  # a bool: the implementation's overloads' union
+        truncate=truncate,
         **flags,
     )
     return played
@@ -148,9 +152,18 @@ def rollout(
     threads: int = 1,
     first_game: int = 0,
     batch: int = 1000,
+    truncate: Optional[str] = None,
 ) -> Rollout:
     return RECORD.rollout(
-        position, games, seed=seed, policy=policy, stratify=stratify, threads=threads, first_game=first_game, batch=batch
+        position,
+        games,
+        seed=seed,
+        policy=policy,
+        stratify=stratify,
+        threads=threads,
+        first_game=first_game,
+        batch=batch,
+        truncate=truncate,
     )
 
 

@@ -10,6 +10,9 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import encode_rows  # an ImportError, not an AttributeError, for a core built before it
+from .bearoff.layouts import all_layouts
+from .bearoff.semantics import MAX_TURNS, Semantics
+from .bearoff.tables import OneSidedArrays
 from .game import RECORD
 from .implementation import Implementation, Kernels
 from .perft import perft
@@ -29,6 +32,8 @@ __all__ = [
     "playout",
     "rollout",
     "segment_argmax",
+    "one_sided",
+    "two_sided",
     "Games",
     "IMPLEMENTATION",
 ]
@@ -69,7 +74,8 @@ def _playout(args: PlayoutArgs) -> Played:
     def play(part: int, stop: StopFlag) -> None:
         played[part] = _core.playout_games(
             args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
-            args.first_game, *parts[part], winner, points, plies, turns, args.trajectories, stop,
+            args.truncate, args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
+            args.last_only, stop,
         )  # fmt: skip
 
     on_threads(args.threads, play)
@@ -82,9 +88,27 @@ def _playout(args: PlayoutArgs) -> Played:
     for (first, last), piece in zip(parts, played):
         assert piece is not None  # every part returned (an exception would have been raised)
         offsets = np.zeros(last - first + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum(plies[first:last].astype(np.int64) + 1)
+        lengths = np.ones(last - first, np.int64) if args.last_only else plies[first:last].astype(np.int64) + 1
+        offsets[1:] = np.cumsum(lengths)
         pieces.append(Trajectories(piece[0], piece[1], offsets))
     return out, Trajectories.concatenate(pieces)
+
+
+def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:
+    """A one-sided bear-off table built in C (seconds; without the GIL)."""
+    layouts = np.ascontiguousarray(all_layouts(checkers))
+    n = len(layouts)
+    arrays = OneSidedArrays(np.zeros(n), np.zeros((n, MAX_TURNS + 1)), np.zeros(n), np.zeros((n, MAX_TURNS + 1)))
+    _core.bearoff_one_sided(layouts, semantics.extra_roll, semantics.ladder, *arrays)
+    return arrays
+
+
+def _two_sided(semantics: Semantics, checkers: int) -> npt.NDArray[np.float64]:
+    """A two-sided bear-off table built in C (without the GIL)."""
+    layouts = np.ascontiguousarray(all_layouts(checkers))
+    win = np.zeros((len(layouts), len(layouts)))
+    _core.bearoff_two_sided(layouts, semantics.extra_roll, semantics.ladder, win)
+    return win
 
 
 _KERNELS = Kernels(
@@ -93,6 +117,8 @@ _KERNELS = Kernels(
     playout=_playout,
     game_rolls=_core.game_rolls,
     segment_argmax=_core.segment_argmax_rows,
+    one_sided=_one_sided,
+    two_sided=_two_sided,
     one_row=_core.children,
 )
 
@@ -113,3 +139,5 @@ encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
 segment_argmax = IMPLEMENTATION_RECORD.segment_argmax
+one_sided = IMPLEMENTATION_RECORD.one_sided
+two_sided = IMPLEMENTATION_RECORD.two_sided

@@ -211,8 +211,8 @@ def rollout(
     """``nardy_fast.rollout(position, games, seed=seed, **options)`` run on ``client``'s workers in ``shards``
     contiguous ranges of games, combined with :meth:`Rollout.combine`: the same counts exactly.
 
-    ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``
-    and ``threads`` (per shard). The stratified rolls follow the game numbers, so any split keeps them.
+    ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``,
+    ``truncate`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so any split keeps them.
     """
     cluster = _check_client(client)
     asked = rollout_options(**options)

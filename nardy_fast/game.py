@@ -302,7 +302,7 @@ class Game:
 # --- the facts of playouts (nardy_fast.playouts plays them) -------------------------------------------
 
 #: One record per game of :func:`playout`: the winner (0 White, 1 Black, -1 a game given up after
-#: :data:`MAX_PLIES`), the points won, the plies (transfer segments included) and turns (rolls played), and the
+#: :data:`MAX_PLIES`, -2 a game stopped at a bear-off by ``truncate``), the points won, the plies (transfer segments included) and turns (rolls played), and the
 #: index of the starting row (0 for a variant's start or a single position).
 RECORD = np.dtype(
     [("winner", np.int8), ("points", np.int8), ("plies", np.int32), ("turns", np.int32), ("start", np.int32)]

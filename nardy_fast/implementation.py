@@ -17,13 +17,26 @@ import numpy as np
 import numpy.typing as npt
 
 from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_rows, explain
+from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
+from .bearoff.tables import OneSided, OneSidedKernel, TwoSided, TwoSidedKernel
+from .bearoff.values import row_outcomes
 from .encodings import EncodeKernel, Features, check_out, check_scheme
 from .encodings import explain as explain_row
 from .errors import NardyError
 from .layout import WIDTH, Rows
 from .lockstep import GameRolls, callable_playout
-from .playouts import Played, PlayoutKernel, PlayoutOptions, Policy, Records, Trajectories, check_playout
+from .playouts import (
+    TRUNCATED,
+    Played,
+    PlayoutKernel,
+    PlayoutOptions,
+    Policy,
+    Records,
+    Trajectories,
+    check_playout,
+)
 from .position import Position as BasePosition
+from .registry import register
 from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
 from .segments import SegmentKernel, check_segments
 from .state import check_limit, limit_error
@@ -35,13 +48,16 @@ __all__ = ["Kernels", "Implementation"]
 @dataclass(frozen=True)
 class Kernels:
     """What an implementation supplies: the batch search over checked rows (and optionally a shortcut for one
-    row), the encoder, the playout of the built-in policies, and its seeded rolls."""
+    row), the encoder, the playout of the built-in policies, its seeded rolls, and its bear-off table
+    builders (:mod:`nardy_fast.bearoff.tables`)."""
 
     batch: Kernel
     encode: EncodeKernel
     playout: PlayoutKernel
     game_rolls: GameRolls
     segment_argmax: SegmentKernel
+    one_sided: OneSidedKernel
+    two_sided: TwoSidedKernel
     one_row: Optional[OneRow] = None
 
 
@@ -55,6 +71,15 @@ class Implementation:
     Position: type[BasePosition]
     kernels: Kernels
     Games: type[BaseGames]
+
+    def __post_init__(self) -> None:
+        register(self)
+
+    def one_sided(self, variant: str, *, checkers: int = 15, cache: bool = False, **flags: object) -> OneSided:  # noqa: D102 - ONE_SIDED_DOC
+        return one_sided_table(self.name, self.kernels.one_sided, variant, checkers, cache, flags)
+
+    def two_sided(self, variant: str, *, checkers: int = 6, **flags: object) -> TwoSided:  # noqa: D102 - TWO_SIDED_DOC
+        return two_sided_table(self.name, self.kernels.two_sided, variant, checkers, flags)
 
     def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:
         """For each segment ``i`` of ``scores`` (``offsets`` in CSR form, as ``batch_children`` and a callable
@@ -154,6 +179,7 @@ class Implementation:
         stratify: bool = ...,
         batch: int = ...,
         trajectories: Literal[False] = ...,
+        truncate: Optional[str] = ...,
         **flags: object,
     ) -> Records: ...
     @overload
@@ -170,6 +196,7 @@ class Implementation:
         stratify: bool = ...,
         batch: int = ...,
         trajectories: Literal[True],
+        truncate: Optional[str] = ...,
         **flags: object,
     ) -> tuple[Records, Trajectories]: ...
     def playout(
@@ -185,6 +212,7 @@ class Implementation:
         stratify: bool = False,
         batch: int = 1000,
         trajectories: bool = False,
+        truncate: Optional[str] = None,
         **flags: object,
     ) -> Played:
         """Play ``games`` whole games with seeded dice and return one :data:`~nardy_fast.game.RECORD` per game
@@ -213,6 +241,10 @@ class Implementation:
           Python call per ply of a batch, so large batches amortise it. A policy may call back into the
           package; an exception it raises propagates unchanged and the playout returns nothing.
 
+        ``truncate="bearoff"`` stops each game at its first bear-off position (docs/rules.md, Races and bear-off
+        positions; the start itself, maybe): its record has winner -2 and points 0, and its trajectory ends
+        there.
+
         The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
         A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
         compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
@@ -227,6 +259,7 @@ class Implementation:
             stratify=stratify,
             batch=batch,
             trajectories=trajectories,
+            truncate=truncate,
             flags=flags,
         )
         return self.play(start, games, seed, options)
@@ -249,6 +282,7 @@ class Implementation:
         threads: int = 1,
         first_game: int = 0,
         batch: int = 1000,
+        truncate: Optional[str] = None,
     ) -> Rollout:
         """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
         options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
@@ -257,8 +291,13 @@ class Implementation:
         cycles the first two rolls through all 36 x 36 pairs of dice, which balances them only over a multiple
         of 1,296 games: any other count warns (:class:`~nardy_fast.NardyWarning`, saying which). Rollouts of
         the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for
-        splitting one over processes or machines."""
-        options = rollout_options(policy, stratify, threads, first_game, batch)
+        splitting one over processes or machines.
+
+        ``truncate="bearoff"`` stops each game at its first bear-off position and scores it by that
+        position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
+        the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
+        games are shorter."""
+        options = rollout_options(policy, stratify, threads, first_game, batch, truncate)
         check_position(position)
         warn_unbalanced(games, options, stacklevel=4)
         return self.roll_out(position, games, seed, options)
@@ -267,6 +306,24 @@ class Implementation:
         """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`), and
         no warning: for a part of a rollout, whose games need not balance the rolls alone."""
         start = check_position(position)
-        records = self.play(start, games, seed, options)
-        assert isinstance(records, np.ndarray)
-        return Rollout.from_records(records, start.turn)
+        if options.truncate is None:
+            records = self.play(start, games, seed, options)
+            assert isinstance(records, np.ndarray)
+            return Rollout.from_records(records, start.turn)
+        # the last position of each game is all a truncated rollout needs of its trajectories
+        args = check_playout(start, games, seed, options)._replace(trajectories=True, last_only=True)
+        played = (
+            callable_playout(self.batch_children, self.kernels.game_rolls, args)
+            if args.callback is not None
+            else self.kernels.playout(args)
+        )
+        assert isinstance(played, tuple)
+        records, finals = played
+        stopped = finals.rows[records["winner"] == TRUNCATED]
+        race = row_outcomes(self, start.variant, start.flags, stopped) if len(stopped) else None
+        return Rollout.from_records(records, start.turn, race)
+
+
+# one docstring each, shared with nardy_fast.bearoff's functions
+Implementation.one_sided.__doc__ = ONE_SIDED_DOC
+Implementation.two_sided.__doc__ = TWO_SIDED_DOC

@@ -33,6 +33,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from .board import mover_point
 from .errors import InvalidPositionError, field_error
 from .state import State, make_state
 from .variants import FLAG_BITS, FLAG_BY_NAME, FLAG_SPECS, VARIANT_SPECS, VARIANTS
@@ -58,6 +59,8 @@ __all__ = [
     "winner",
     "is_over",
     "points",
+    "is_race",
+    "is_bearoff",
 ]
 
 #: The fields of a row in order, ``(name, width)``.
@@ -161,11 +164,18 @@ def unpack(row: object) -> State:
 
 
 def _matrix(rows: object) -> npt.NDArray[np.int8]:
-    array = np.asarray(rows)
+    shape = f"must be an integer array of shape (N, {WIDTH})"
+    try:
+        array = np.asarray(rows)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, objects NumPy cannot convert
+        raise field_error(InvalidPositionError, "rows", shape, rows) from None
     if array.ndim == 1:
         array = array[None, :]
     if array.ndim != 2 or array.shape[1] != WIDTH or array.dtype.kind not in "iu":
-        raise field_error(InvalidPositionError, "rows", f"must be an integer array of shape (N, {WIDTH})", array.shape)
+        raise field_error(InvalidPositionError, "rows", shape, array.shape)
+    # a value outside int8 would wrap round into another, valid-looking one
+    if array.dtype != np.int8 and array.size and (array.min() < -128 or array.max() > 127):
+        raise field_error(InvalidPositionError, "rows", "values must fit in int8", (array.min(), array.max()))
     return array.astype(np.int8, copy=False)
 
 
@@ -208,3 +218,50 @@ def points(rows: object) -> npt.NDArray[np.int8]:
     out = np.where(mars, np.where(koks, 3, 2), 1).astype(np.int8)
     out[won < 0] = 0
     return out
+
+
+# --- races and bear-off positions (docs/rules.md, Races and bear-off positions) -------------------------------
+
+#: Whether each variant (by index) is of the long family.
+_LONG = np.array([spec.family == "long" for spec in VARIANT_SPECS])
+#: For each variant (by index), the board column of Black's own points 1..24.
+_BLACK_COLUMNS = np.array([[mover_point(spec.name, m) - 1 for m in range(1, 25)] for spec in VARIANT_SPECS])
+
+
+def _own_points(matrix: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(N, 24) masks: White has a checker on White's point ``p`` (column ``p - 1``), Black one on Black's own
+    point ``p``."""
+    variant = matrix[:, VARIANT]
+    bad = (variant < 0) | (variant >= len(VARIANTS))
+    if bad.any():
+        raise field_error(
+            InvalidPositionError, "rows", f"the variant column must be an index 0..{len(VARIANTS) - 1}", variant[bad][0]
+        )
+    board = matrix[:, BOARD : BOARD + 24]
+    return board > 0, np.take_along_axis(board, _BLACK_COLUMNS[variant], axis=1) < 0
+
+
+def is_race(rows: object) -> npt.NDArray[np.bool_]:
+    """Whether each row is a race, its sides never able to touch again (docs/rules.md, Races and bear-off
+    positions): in the long family every checker on its side's own points 1..12; in short nardy both bars empty
+    and every White checker on a lower White point than every Black checker; and every finished game."""
+    matrix = _matrix(rows)
+    white, black = _own_points(matrix)
+    long_race = ~white[:, 12:].any(axis=1) & ~black[:, 12:].any(axis=1)
+    board = matrix[:, BOARD : BOARD + 24]
+    columns = np.arange(24)
+    passed = np.where(board > 0, columns, -1).max(axis=1) < np.where(board < 0, columns, 24).min(axis=1)
+    short_race = passed & (matrix[:, BAR : BAR + 2] == 0).all(axis=1)
+    race: npt.NDArray[np.bool_] = np.where(_LONG[matrix[:, VARIANT]], long_race, short_race) | is_over(matrix)
+    return race
+
+
+def is_bearoff(rows: object) -> npt.NDArray[np.bool_]:
+    """Whether each row is a bear-off position (docs/rules.md, Races and bear-off positions): every checker
+    on the board on its side's own points 1..6, none on the bar."""
+    matrix = _matrix(rows)
+    white, black = _own_points(matrix)
+    home: npt.NDArray[np.bool_] = (
+        ~white[:, 6:].any(axis=1) & ~black[:, 6:].any(axis=1) & (matrix[:, BAR : BAR + 2] == 0).all(axis=1)
+    )
+    return home

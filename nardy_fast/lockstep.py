@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from . import layout
 from .game import MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
-from .playouts import PlayoutArgs, Records, StopFlag, Trajectories, check_choices, on_threads
+from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, check_choices, on_threads
 
 __all__ = ["BatchChildren", "GameRolls", "first_rolls", "handed_out", "lockstep_playout", "gathered", "callable_playout"]
 
@@ -79,11 +79,12 @@ def lockstep_playout(
         rows, rolls, drawn = first_rolls(args, numbers, game_rolls)
         plies = np.zeros(len(numbers), dtype=np.int32)
         turns = np.zeros(len(numbers), dtype=np.int32)
-        active = np.arange(len(numbers))
+        # with truncate, a game stops at its first bear-off position (its start, maybe)
+        active = np.flatnonzero(~(args.truncate & layout.is_bearoff(rows)))
         while active.size:
             if stop[0]:
                 return
-            if args.trajectories:
+            if args.trajectories and not args.last_only:
                 trajectory_parts.append((active + begin, rows[active], rolls[active]))
             children, offsets, _ = batch_children(rows[active], rolls[active])
             counts = np.diff(offsets)
@@ -97,11 +98,12 @@ def lockstep_playout(
             rolls[active] = 0
             rolls[rolling] = game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
             drawn[rolling] += 1
-            active = active[~over & (plies[active] < MAX_PLIES)]
+            stopped = args.truncate & layout.is_bearoff(chosen)
+            active = active[~over & ~stopped & (plies[active] < MAX_PLIES)]
         if args.trajectories:
             trajectory_parts.append((np.arange(begin, end), rows.copy(), np.zeros_like(rolls)))
         part = out[begin:end]
-        part["winner"] = layout.winner(rows)
+        part["winner"] = np.where(args.truncate & ~layout.is_over(rows) & layout.is_bearoff(rows), TRUNCATED, layout.winner(rows))
         part["points"] = layout.points(rows)
         part["plies"] = plies
         part["turns"] = turns

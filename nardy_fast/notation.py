@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from .board import BAR, OFF, mover_point
 from .errors import IllegalMoveError, InvalidNotationError, field_error, quote
 from .state import State
 from .variants import FLAG_SPECS, flag_from_text, flag_to_text, is_default
 
-__all__ = ["format_position", "parse_position", "parse_move"]
+__all__ = ["format_position", "parse_position", "parse_move", "numbering_hint"]
 
 _FIRST = {(True, True): "wb", (True, False): "w", (False, True): "b", (False, False): "-"}
 _FIRST_BACK = {text: pair for pair, text in _FIRST.items()}
@@ -111,6 +112,18 @@ def parse_position(text: object) -> dict[str, object]:
 
 
 _STEP_CHAIN = re.compile(r"(bar|[0-9]{1,2})((?:/(?:[0-9]{1,2}|off)s?\*?)+)(?:\(([0-9])\))?")
+
+
+def numbering_hint(state: State, point: int) -> str:
+    """For Black, whose numbering differs from the position text's: how its own ``point`` reads in White's
+    numbering, so that a move written in White's numbers is recognised (empty for White, the bar, off)."""
+    if state.turn == "white" or point in (BAR, OFF):
+        return ""
+    white = mover_point(state.variant, point)
+    return (
+        f" (moves use the mover's own numbering: Black's point {point} is White's {white}; "
+        "see docs/rules.md, The mover's numbering pitfall)"
+    )
 
 
 def parse_move(text: object) -> list[tuple[int, int]]:

@@ -35,6 +35,8 @@ __all__ = [
     "PlayoutArgs",
     "PlayoutKernel",
     "Played",
+    "TRUNCATIONS",
+    "TRUNCATED",
     "MAX_THREADS",
     "MAX_BATCH",
     "split_range",
@@ -51,6 +53,12 @@ Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], object]
 #: The stop flag of one playout, one int32 shared by its threads (the core's loop reads it without the GIL):
 #: set when any of them fails or is interrupted, and then each of the others stops within a ply.
 StopFlag = npt.NDArray[np.int32]
+
+#: What ``truncate`` may be: stop each game at its first bear-off position (docs/rules.md, Races and bear-off
+#: positions).
+TRUNCATIONS = ("bearoff",)
+#: The winner of a record whose game ``truncate`` stopped (-1: given up after MAX_PLIES plies).
+TRUNCATED = -2
 
 #: The most threads one playout runs on, and the most games a callable policy sees at once.
 MAX_THREADS = 1024
@@ -121,6 +129,7 @@ class PlayoutOptions:
     stratify: bool = False
     batch: int = 1000
     trajectories: bool = False
+    truncate: Optional[str] = None
     flags: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -154,6 +163,8 @@ class PlayoutArgs(NamedTuple):
     batch: int = 1000
     trajectories: bool = False
     callback: Optional[Policy] = None
+    truncate: bool = False  # stop each game at its first bear-off position
+    last_only: bool = False  # with trajectories: only the last position of each game
 
     def parts(self) -> list[tuple[int, int]]:
         """The ranges of record indices the threads play, one per thread (:func:`split_range`)."""
@@ -235,6 +246,9 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
     size = integer(options.batch)
     if size is None or not 1 <= size <= MAX_BATCH:
         raise field_error(NardyError, "batch", "must be an integer 1..2**20", options.batch)
+    truncate = options.truncate is not None
+    if truncate and choice(options.truncate, TRUNCATIONS) is None:
+        raise field_error(NardyError, "truncate", f"must be None or one of {TRUNCATIONS}", options.truncate)
     rows, states, from_start = _starts(start, options.flags)
     return PlayoutArgs(
         rows,
@@ -250,6 +264,7 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
         size,
         _boolean(options.trajectories, "trajectories"),
         callback,
+        truncate,
     )
 
 

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import copyreg
 from collections.abc import Callable
-from typing import ClassVar, Optional, TypeVar, Union
+from typing import TYPE_CHECKING, ClassVar, Optional, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from . import layout, notation, zobrist
-from .board import BAR, OFF, Side, Step, move_checker, mover_point, points, to_mover, to_white
+from . import layout, notation, race, zobrist
+from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
 from .formats import Formats
 from .inputs import Bools, IntLike, Ints, choice
 from .move import Engine, Move, uninitialised_error
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
+
+if TYPE_CHECKING:
+    from .bearoff.tables import RaceProbabilities
 
 __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of", "uninitialised_error"]
 
@@ -273,23 +276,12 @@ class Position(Formats):
         for src, dst in pairs:
             if (src == BAR and side.xbar == 0) or (src != BAR and side.x[src] == 0):
                 problem = f"has no checker to move from {src}"
-                raise field_error(IllegalMoveError, "move", problem + self._numbering_hint(src), text)
+                raise field_error(IllegalMoveError, "move", problem + notation.numbering_hint(self._state, src), text)
             if dst != OFF and side.y[dst] > (0 if st.variant in LONG_FAMILY else 1):
                 problem = f"lands on the closed point {dst}"
-                raise field_error(IllegalMoveError, "move", problem + self._numbering_hint(dst), text)
+                raise field_error(IllegalMoveError, "move", problem + notation.numbering_hint(self._state, dst), text)
             side, _ = move_checker(st.variant, side, src, dst)
         return to_white(st.variant, st.turn, side)
-
-    def _numbering_hint(self, point: int) -> str:
-        """For Black, whose numbering differs from the position text's: how its own ``point`` reads in White's
-        numbering, so that a move written in White's numbers is recognised (empty for White, the bar, off)."""
-        if self._state.turn == "white" or point in (BAR, OFF):
-            return ""
-        white = mover_point(self._state.variant, point)
-        return (
-            f" (moves use the mover's own numbering: Black's point {point} is White's {white}; "
-            "see docs/rules.md, The mover's numbering pitfall)"
-        )
 
     def _rolls(self) -> list[Optional[tuple[int, int]]]:
         """The rolls perft tries: the 21 distinct rolls, or ``None`` alone for a pending list."""
@@ -367,6 +359,22 @@ class Position(Formats):
     def is_over(self) -> bool:
         """Whether a side has borne off all 15 checkers."""
         return 15 in self._state.off
+
+    def is_race(self) -> bool:
+        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
+        return race.is_race(self._state)
+
+    def is_bearoff(self) -> bool:
+        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
+        and bear-off positions)."""
+        return race.is_bearoff(self._state)
+
+    def race_probabilities(self) -> RaceProbabilities:
+        """Single win, win with mars, single loss, loss with mars for the side to move in a bear-off
+        (:func:`nardy_fast.bearoff.race_probabilities`: exact where both sides have at most 6 checkers)."""
+        from .bearoff.values import race_probabilities
+
+        return race_probabilities(self)
 
     def winner(self) -> Optional[str]:
         """``"white"`` or ``"black"`` once the game is over, else ``None``."""

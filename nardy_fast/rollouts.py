@@ -13,14 +13,14 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Optional, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import NardyError, NardyWarning, field_error
 from .inputs import choice, integer, items
-from .playouts import PlayoutOptions
+from .playouts import TRUNCATED, PlayoutOptions
 from .position import Position
 
 __all__ = ["OUTCOMES", "MAX_GAMES", "STRATA", "Rollout", "check_position", "rollout_options", "warn_unbalanced"]
@@ -56,6 +56,12 @@ class Rollout:
     at least one game and at most :data:`MAX_GAMES`; anything else is a :class:`~nardy_fast.NardyError`
     naming ``counts``, ``unfinished`` or ``turn``.
 
+    A rollout truncated at the bear-off (``truncate="bearoff"``) also counts the ``truncated`` games, each
+    stopped at its first bear-off position and scored by that position's race values (docs/rules.md, Bear-off
+    tables): ``race`` holds the sums over them of the probability of each outcome, ``race_squares`` the sums
+    of their squares and ``race_equity_squares`` the sum of the squared equities (for the side to move), from
+    which the probabilities, the equity and their standard errors follow as for played games.
+
     The standard errors are those of independent games. Stratified games are not independent (their first two
     rolls are balanced), and their true error is smaller: the figures given are an upper bound then.
     """
@@ -63,6 +69,10 @@ class Rollout:
     counts: tuple[int, ...]
     unfinished: int
     turn: str
+    truncated: int = 0
+    race: tuple[float, ...] = (0.0,) * len(OUTCOMES)
+    race_squares: tuple[float, ...] = (0.0,) * len(OUTCOMES)
+    race_equity_squares: float = 0.0
 
     def __post_init__(self) -> None:
         found = items(self.counts)
@@ -72,7 +82,13 @@ class Rollout:
         unfinished = integer(self.unfinished)
         if unfinished is None or unfinished < 0:
             raise field_error(NardyError, "unfinished", "must be an integer >= 0", self.unfinished)
-        games = sum(cast("tuple[int, ...]", counts)) + unfinished
+        truncated = integer(self.truncated)
+        if truncated is None or truncated < 0:
+            raise field_error(NardyError, "truncated", "must be an integer >= 0", self.truncated)
+        race = _sums(self.race, "race", truncated)
+        race_squares = _sums(self.race_squares, "race_squares", truncated)
+        equity_squares = _sums((self.race_equity_squares,), "race_equity_squares", 9 * truncated, 1)[0]
+        games = sum(cast("tuple[int, ...]", counts)) + unfinished + truncated
         if games == 0:
             # every figure of a rollout is a share of its games: with none, there is no result to give
             problem = "must count at least one game (with unfinished)"
@@ -87,17 +103,37 @@ class Rollout:
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "unfinished", unfinished)
         object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "truncated", truncated)
+        object.__setattr__(self, "race", race)
+        object.__setattr__(self, "race_squares", race_squares)
+        object.__setattr__(self, "race_equity_squares", equity_squares)
 
     @classmethod
-    def from_records(cls, records: npt.NDArray[np.void], turn: str) -> Rollout:
-        """The rollout of ``playout`` records of games from a position with ``turn`` to move."""
+    def from_records(
+        cls, records: npt.NDArray[np.void], turn: str, race: Optional[npt.NDArray[np.float64]] = None
+    ) -> Rollout:
+        """The rollout of ``playout`` records of games from a position with ``turn`` to move; ``race``: the
+        probabilities of the outcomes (T, 6) of the games stopped at a bear-off (winner -2), in record order."""
         winner, points = records["winner"], records["points"]
         counts = tuple(
             int(np.count_nonzero((winner == side) & (points == value)))
             for side in (0, 1)
             for value in (1, 2, 3)
         )
-        return cls(counts, int(np.count_nonzero(winner < 0)), turn)
+        stopped = int(np.count_nonzero(winner == TRUNCATED))
+        if race is None or not stopped:
+            return cls(counts, int(np.count_nonzero(winner < 0)), turn)
+        values = np.array([value for value, _ in cls._signed(turn)], dtype=np.float64)
+        equity = race @ values
+        return cls(
+            counts,
+            int(np.count_nonzero(winner == -1)),
+            turn,
+            stopped,
+            tuple(float(v) for v in race.sum(axis=0)),
+            tuple(float(v) for v in (race * race).sum(axis=0)),
+            float(equity @ equity),
+        )
 
     @classmethod
     def combine(cls, parts: Iterable[Rollout]) -> Rollout:
@@ -113,42 +149,53 @@ class Rollout:
         if len({part.turn for part in found}) != 1:
             raise field_error(NardyError, "parts", "must be one or more rollouts of one side to move", found)
         counts = tuple(sum(column) for column in zip(*(part.counts for part in found)))
-        return cls(counts, sum(part.unfinished for part in found), found[0].turn)
+        return cls(
+            counts,
+            sum(part.unfinished for part in found),
+            found[0].turn,
+            sum(part.truncated for part in found),
+            tuple(math.fsum(column) for column in zip(*(part.race for part in found))),
+            tuple(math.fsum(column) for column in zip(*(part.race_squares for part in found))),
+            math.fsum(part.race_equity_squares for part in found),
+        )
 
     @property
     def games(self) -> int:
-        """The games played."""
-        return sum(self.counts) + self.unfinished
+        """The games played (those stopped at a bear-off included)."""
+        return sum(self.counts) + self.unfinished + self.truncated
 
     @property
     def probabilities(self) -> dict[str, float]:
-        """The share of the games that ended in each outcome."""
-        return {name: count / self.games for name, count in zip(OUTCOMES, self.counts)}
+        """The share of the games that ended in each outcome (a truncated game counts its race values)."""
+        return {name: (count + race) / self.games for name, count, race in zip(OUTCOMES, self.counts, self.race)}
 
     @property
     def stderr(self) -> dict[str, float]:
         """The standard error of each probability (see the class docstring)."""
-        return {name: _stderr(count, count, self.games) for name, count in zip(OUTCOMES, self.counts)}
+        return {
+            name: _stderr(count + race, count + square, self.games)
+            for name, count, race, square in zip(OUTCOMES, self.counts, self.race, self.race_squares)
+        }
 
-    def _values(self) -> list[tuple[int, int]]:
-        """(points for the side to move, games) per outcome."""
-        sign = {side: 1 if side == self.turn else -1 for side in _SIDES}
-        return [
-            (sign[name.split("_")[0]] * (1 + i % 3), count)
-            for i, (name, count) in enumerate(zip(OUTCOMES, self.counts))
-        ]
+    @staticmethod
+    def _signed(turn: str) -> list[tuple[int, str]]:
+        """(points for the side to move ``turn``, outcome) per outcome."""
+        sign = {side: 1 if side == turn else -1 for side in _SIDES}
+        return [(sign[name.split("_")[0]] * (1 + i % 3), name) for i, name in enumerate(OUTCOMES)]
 
     @property
     def equity(self) -> float:
         """Points per game for the side to move: won minus lost (an unfinished game counts 0)."""
-        return sum(value * count for value, count in self._values()) / self.games
+        values = [value for value, _ in self._signed(self.turn)]
+        return sum(v * (c + r) for v, c, r in zip(values, self.counts, self.race)) / self.games
 
     @property
     def equity_stderr(self) -> float:
         """The standard error of :attr:`equity` (see the class docstring)."""
-        values = self._values()
-        total = sum(value * count for value, count in values)
-        return _stderr(total, sum(value * value * count for value, count in values), self.games)
+        values = [value for value, _ in self._signed(self.turn)]
+        total = sum(v * (c + r) for v, c, r in zip(values, self.counts, self.race))
+        squares = sum(v * v * c for v, c in zip(values, self.counts)) + self.race_equity_squares
+        return _stderr(total, squares, self.games)
 
     def __str__(self) -> str:
         lines = [
@@ -156,9 +203,24 @@ class Rollout:
         ]
         probabilities, errors = self.probabilities, self.stderr
         lines += [f"  {name:13} {probabilities[name]:.4f} ± {errors[name]:.4f}" for name in OUTCOMES]
+        if self.truncated:
+            lines.append(f"  truncated     {self.truncated} (stopped at a bear-off, scored by its race values)")
         if self.unfinished:
             lines.append(f"  unfinished    {self.unfinished}")
         return "\n".join(lines)
+
+
+def _sums(value: object, name: str, most: int, length: int = len(OUTCOMES)) -> tuple[float, ...]:
+    """Sums over truncated games: ``length`` finite numbers, each 0..``most`` (with room for rounding)."""
+    found = items(value)
+    kinds = (int, float, np.floating, np.integer)
+    numbers = [] if found is None else [v for v in found if isinstance(v, kinds) and not isinstance(v, (bool, np.bool_))]
+    if found is None or len(numbers) != len(found) or len(found) != length:
+        raise field_error(NardyError, name, f"must be {length} finite numbers", value)
+    floats = tuple(float(v) for v in numbers)
+    if not all(math.isfinite(v) and -1e-9 <= v <= most * (1 + 1e-9) + 1e-9 for v in floats):
+        raise field_error(NardyError, name, f"must be finite numbers 0..{most}", value)
+    return floats
 
 
 def check_position(position: object) -> Position:
@@ -171,7 +233,12 @@ def check_position(position: object) -> Position:
 
 
 def rollout_options(
-    policy: object = "random", stratify: bool = True, threads: int = 1, first_game: int = 0, batch: int = 1000
+    policy: object = "random",
+    stratify: bool = True,
+    threads: int = 1,
+    first_game: int = 0,
+    batch: int = 1000,
+    truncate: Optional[str] = None,
 ) -> PlayoutOptions:
     """The playout options of a rollout, from ``rollout``'s keyword arguments and their defaults (stratified
     rolls); an unknown keyword is a ``TypeError``, as for any function."""
@@ -181,6 +248,7 @@ def rollout_options(
         threads=threads,
         first_game=first_game,
         batch=batch,
+        truncate=truncate,
     )
 
 

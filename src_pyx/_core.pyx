@@ -10,7 +10,7 @@ tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a searc
 ``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
 (State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
 surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings), ``segments.pxi``
-(per-segment reductions)."""
+(per-segment reductions), ``bearoff.pxi`` (bear-off tables)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -72,6 +72,7 @@ include "rows.pxi"
 include "api_moves.pxi"
 include "perft.pxi"
 include "api_batch.pxi"
+include "bearoff.pxi"
 include "games.pxi"
 include "encode.pxi"
 include "segments.pxi"

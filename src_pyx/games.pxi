@@ -2,7 +2,7 @@
 # (docs/rules.md, Who starts: who starts, the opening roll; moves, extra rolls and transfer segments follow
 # from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
 # playout loop without the GIL.
-# Uses: tables, memory, gate, rules, search, results, api_moves.
+# Uses: tables, memory, gate, rules, search, results, api_moves, bearoff.
 # Offers: nothing.
 
 cdef enum:
@@ -151,12 +151,13 @@ cdef inline bint rolls_next(const Pos *p) noexcept nogil:
 
 
 cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
-                   uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner, int8_t *points,
-                   Traj *traj, const volatile int32_t *stop) noexcept nogil:
+                   bint truncate, uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner,
+                   int8_t *points, Traj *traj, bint last_only, const volatile int32_t *stop) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
-    end, as ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions to ``traj`` unless it is
-    NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds ``stop[0]`` set (volatile: another
-    thread sets it while this one runs)."""
+    end, or with ``truncate`` to its first bear-off position (winner -2, nardy_fast.playouts.TRUNCATED), as
+    ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions (``last_only``: its last one)
+    to ``traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds ``stop[0]``
+    set (volatile: another thread sets it while this one runs)."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef uint64_t rolls = 0
@@ -171,10 +172,10 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     if d1 == 0 and rolls_next(&p):
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
-    while not is_over(&p) and plies[0] < GAME_MAX_PLIES:
+    while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and pos_is_bearoff(&p)):
         if stop[0]:
             return GAMES_STOPPED
-        if traj != NULL and traj_add(traj, &p, d1, d2) < 0:
+        if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
             return E_MEMORY
         setup(g, &p, d1, d2)
         count = search(g)
@@ -192,36 +193,37 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             rolls += 1
     if traj != NULL and traj_add(traj, &p, 0, 0) < 0:
         return E_MEMORY
-    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -1
+    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and pos_is_bearoff(&p) else -1
     points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
     return 0
 
 
 cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
-                    bint first_policy, bint stratify, uint64_t seed, int64_t number0, int64_t first, int64_t last,
-                    int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj,
-                    const volatile int32_t *stop) noexcept nogil:
+                    bint first_policy, bint stratify, bint truncate, uint64_t seed, int64_t number0, int64_t first,
+                    int64_t last, int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj,
+                    bint last_only, const volatile int32_t *stop) noexcept nogil:
     """Records ``first`` up to ``last``, record ``i`` being game number ``number0 + i`` from start
     ``(number0 + i) % nstarts``; 0, an ``E_*`` code or ``GAMES_STOPPED`` (see ``play_game``)."""
     cdef int64_t i, number
     cdef int status
     for i in range(first, last):
         number = number0 + i
-        status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, seed,
-                           <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj, stop)
+        status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, truncate,
+                           seed, <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj, last_only,
+                           stop)
         if status < 0:
             return status
     return 0
 
 
 def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
-                  int opening, bint stratify, int64_t number0, int64_t first, int64_t last, int8_t[::1] winner,
-                  int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
-                  int32_t[::1] stop):
+                  int opening, bint stratify, bint truncate, int64_t number0, int64_t first, int64_t last,
+                  int8_t[::1] winner, int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
+                  bint last_only, int32_t[::1] stop):
     """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
     record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
-    ranges of the same columns at once). With ``trajectories``, returns the positions played and their rolls,
-    ``(rows (K, 64), rolls (K, 2))``; else ``None``.
+    ranges of the same columns at once). With ``trajectories``, returns the positions played (``last_only``:
+    the last of each game) and their rolls, ``(rows (K, 64), rolls (K, 2))``; else ``None``.
 
     ``stop`` is the playout's stop flag, one int32 shared by its threads: once another thread sets it (the
     playout failed or was interrupted there), this one returns ``None`` within a ply, its columns part-filled,
@@ -245,9 +247,9 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
     try:
         with nogil:
             status = play_games(workspace.g, rows, nstarts, from_start, opening == OPENING_SINGLE_DICE,
-                                policy == POLICY_FIRST, stratify, seed,
+                                policy == POLICY_FIRST, stratify, truncate, seed,
                                 number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
-                                &traj if trajectories else NULL, &stop[0])
+                                &traj if trajectories else NULL, last_only, &stop[0])
         if status == GAMES_STOPPED:
             return None
         search_status(status, 0)

@@ -67,6 +67,10 @@ cdef uint64_t KOFF[2][16]
 cdef uint32_t REV12[4096]
 
 
+# VariantSpec.extra_roll -> V_EXTRA's codes
+_EXTRA_KINDS = {"": 0, "six_one": EXTRA_SIX_ONE, "full_double": EXTRA_FULL_DOUBLE}
+
+
 cdef uint64_t point_key(int index, int count):
     if count == 0:
         return 0
@@ -85,7 +89,7 @@ cdef void _init_rules() except *:
         V_SPECIAL[v] = spec.special_step
         V_LADDER[v] = spec.ladder
         V_TRANSFERS[v] = spec.transfers
-        V_EXTRA[v] = {"": 0, "six_one": EXTRA_SIX_ONE, "full_double": EXTRA_FULL_DOUBLE}[spec.extra_roll]
+        V_EXTRA[v] = _EXTRA_KINDS[spec.extra_roll]
         V_EXCEPTION[v] = spec.first_roll_exception
         V_KOKS[v] = spec.koks
         V_FLAGS[v] = sum(flag.bit for flag in _FLAG_SPECS if spec.name in flag.variants)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..batch import python_kernel
+from ..bearoff.semantics import Semantics
+from ..bearoff.tables import Floats, OneSidedArrays
 from ..dice import game_rolls
 from ..encodings import python_kernel as python_encoder
 from ..implementation import Implementation, Kernels
@@ -28,6 +30,8 @@ __all__ = [
     "playout",
     "rollout",
     "segment_argmax",
+    "one_sided",
+    "two_sided",
     "Games",
     "IMPLEMENTATION",
 ]
@@ -49,12 +53,28 @@ def _playout(args: PlayoutArgs) -> Played:
     return python_playout(Position, args)
 
 
+def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:
+    """A one-sided bear-off table by the reference's recursion over its own legal moves (slow)."""
+    from .bearoff import one_sided  # the tables' module is read only by those who build one
+
+    return one_sided(semantics, checkers)
+
+
+def _two_sided(semantics: Semantics, checkers: int) -> Floats:
+    """A two-sided bear-off table by the reference's recursion over its own legal moves (slow)."""
+    from .bearoff import two_sided
+
+    return two_sided(semantics, checkers)
+
+
 _KERNELS = Kernels(
     batch=python_kernel(Position),
     encode=python_encoder,
     playout=_playout,
     game_rolls=game_rolls,
     segment_argmax=python_segments,
+    one_sided=_one_sided,
+    two_sided=_two_sided,
 )
 
 
@@ -74,3 +94,5 @@ encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
 segment_argmax = IMPLEMENTATION_RECORD.segment_argmax
+one_sided = IMPLEMENTATION_RECORD.one_sided
+two_sided = IMPLEMENTATION_RECORD.two_sided

@@ -10,16 +10,16 @@ import numpy.typing as npt
 
 from .. import dice, layout
 from ..game import MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
-from ..playouts import PlayoutArgs, Records, Trajectories
+from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
 from ..position import Position
 
 __all__ = ["python_playout"]
 
 
-def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int) -> None:
+def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int, truncated: bool) -> None:
     won = game.winner()
     out[index] = (
-        -1 if won is None else ("white", "black").index(won),
+        TRUNCATED if truncated else -1 if won is None else ("white", "black").index(won),
         game.points(),
         game.plies,
         game.turns,
@@ -46,18 +46,19 @@ def python_playout(
             )
         else:
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
-        while not game.is_over() and game.plies < MAX_PLIES:
+        while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and game.position.is_bearoff()):
             moves = game.legal_moves()
             pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
-            if args.trajectories:
+            if args.trajectories and not args.last_only:
                 rows.append(game.position.to_array())
                 rolls.append(game.roll or (0, 0))
             game.play(moves[pick])
         if args.trajectories:
             rows.append(game.position.to_array())
             rolls.append((0, 0))
-            lengths[i] = game.plies + 1
-        _finish(out, i, game, index)
+            lengths[i] = 1 if args.last_only else game.plies + 1
+        truncated = args.truncate and not game.is_over() and game.position.is_bearoff()
+        _finish(out, i, game, index, truncated)
     if not args.trajectories:
         return out
     return out, Trajectories(

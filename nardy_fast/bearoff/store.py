@@ -1,0 +1,171 @@
+"""Where bear-off tables live once built: in memory for the life of the process, built once per table however
+many threads ask at once and shared by all of them, and optionally on disk under the user's cache directory,
+checked against a checksum when read back (a file that does not match is built again and rewritten).
+
+The cache directory is ``$NARDY_FAST_CACHE`` when set, else ``$XDG_CACHE_HOME/nardy_fast``, else
+``~/.cache/nardy_fast``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import NardyError, field_error
+from ..inputs import boolean
+from .layouts import check_checkers, layouts
+from .semantics import semantics_of
+from .tables import TWO_SIDED_CHECKERS, OneSided, OneSidedArrays, OneSidedKernel, TwoSided, TwoSidedKernel
+
+__all__ = ["cache_directory", "one_sided_table", "two_sided_table", "FORMAT", "ONE_SIDED_DOC", "TWO_SIDED_DOC"]
+
+ONE_SIDED_DOC = """The one-sided bear-off table of ``variant`` under rule ``flags`` (docs/rules.md, Bear-off tables):
+for every layout of up to ``checkers`` checkers on the mover's points 1..6, the distribution of the
+turns to bear them all off, and the first, under the play that minimises the expected turns of each.
+Built on first use (the core: in C, in seconds; the reference: in Python, slowly) and kept for the
+life of the process, one table shared by every thread; with ``cache=True`` also kept on disk (see
+:mod:`nardy_fast.bearoff.store`). Variants whose bear-offs play alike share a table (long and short;
+the flags that cannot matter in a bear-off select the same one)."""
+
+TWO_SIDED_DOC = """The two-sided bear-off table of ``variant`` under rule ``flags`` (docs/rules.md, Bear-off tables):
+for both sides with up to ``checkers`` (1..6) checkers on their points 1..6, the exact probability
+that the side to move wins, both sides playing to maximise it. Built on first use (the core: in C;
+the reference: in Python, fit for up to 3 checkers a side) and kept for the life of the process."""
+
+#: The version of the cache files' contents: a new one never reads an old file.
+FORMAT = 1
+
+
+_LOCKS: dict[tuple[object, ...], threading.Lock] = {}
+_BUILT: dict[tuple[object, ...], object] = {}
+_GUARD = threading.Lock()
+
+
+def built_once(key: tuple[object, ...], build: Callable[[], object]) -> object:
+    """``build()``, called once per ``key`` for the life of the process, however many threads ask at once
+    (the others wait for the first and share its result)."""
+    with _GUARD:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        if key not in _BUILT:
+            _BUILT[key] = build()
+        return _BUILT[key]
+
+
+def _larger(kind: str, implementation: str, key: str, count: int) -> object:
+    """A table of ``kind`` already built for more than ``count`` checkers, or None: its prefix is the
+    smaller table (:mod:`nardy_fast.bearoff.layouts`)."""
+    with _GUARD:
+        found = {k[3]: table for k, table in _BUILT.items() if k[:3] == (kind, implementation, key)}
+    larger = [c for c in found if isinstance(c, int) and c > count]
+    return found[max(larger)] if larger else None
+
+
+def cache_directory() -> Path:
+    """The directory of cached tables (see the module docstring)."""
+    given = os.environ.get("NARDY_FAST_CACHE")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "nardy_fast"
+
+
+Arrays = tuple[npt.NDArray[np.float64], ...]
+
+
+def _digest(arrays: Arrays) -> str:
+    sha = hashlib.sha256()
+    for array in arrays:
+        sha.update(str(array.shape).encode())
+        sha.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
+    return sha.hexdigest()
+
+
+def _read(path: Path, names: tuple[str, ...]) -> Optional[Arrays]:
+    """The arrays of a cache file, or None when it is missing, unreadable or does not match its checksum."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = tuple(np.array(data[name], dtype=np.float64) for name in names)
+            digest = str(data["sha256"])
+    except (OSError, KeyError, ValueError, EOFError):
+        return None
+    return arrays if digest == _digest(arrays) else None
+
+
+def _write(path: Path, names: tuple[str, ...], arrays: Arrays) -> None:
+    """Write a cache file atomically (a reader never sees half of one); a directory that cannot be written is
+    no error: the table is simply not cached."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            payload: dict[str, Any] = {"sha256": np.array(_digest(arrays)), **dict(zip(names, arrays))}
+            np.savez(out, **payload)
+        os.replace(temporary, path)
+    except OSError:
+        return
+
+
+def _cache_flag(cache: object) -> bool:
+    flag = boolean(cache)
+    if flag is None:
+        raise field_error(NardyError, "cache", "must be True or False", cache)
+    return flag
+
+
+def one_sided_table(
+    implementation: str, kernel: OneSidedKernel, variant: object, checkers: object, cache: object, flags: Mapping[str, object]
+) -> OneSided:
+    """The one-sided table of ``variant`` with rule ``flags`` from an implementation's ``kernel``: built once
+    per process, and read from or written to the disk cache when ``cache`` is true."""
+    semantics = semantics_of(variant, flags)
+    count = check_checkers(checkers)
+    use_cache = _cache_flag(cache)
+    names = OneSidedArrays._fields
+
+    def build() -> OneSided:
+        larger = _larger("one_sided", implementation, semantics.key, count)
+        if isinstance(larger, OneSided):
+            n = layouts(count)
+            return OneSided(semantics, count, OneSidedArrays(*(a[:n] for a in larger.arrays)), implementation)
+        path = cache_directory() / f"one_sided-{implementation}-{semantics.key}-{count}-v{FORMAT}.npz"
+        found = _read(path, names) if use_cache else None
+        if found is None:
+            arrays = kernel(semantics, count)
+            if use_cache:
+                _write(path, names, tuple(arrays))
+        else:
+            arrays = OneSidedArrays(*found)
+        return OneSided(semantics, count, arrays, implementation)
+
+    table = built_once(("one_sided", implementation, semantics.key, count), build)
+    assert isinstance(table, OneSided)
+    return table
+
+
+def two_sided_table(
+    implementation: str, kernel: TwoSidedKernel, variant: object, checkers: object, flags: Mapping[str, object]
+) -> TwoSided:
+    """The two-sided table of ``variant`` with rule ``flags`` from an implementation's ``kernel``, built once
+    per process."""
+    semantics = semantics_of(variant, flags)
+    count = check_checkers(checkers, 1, TWO_SIDED_CHECKERS)
+
+    def build() -> TwoSided:
+        larger = _larger("two_sided", implementation, semantics.key, count)
+        if isinstance(larger, TwoSided):
+            n = layouts(count)
+            return TwoSided(semantics, count, larger.win[:n, :n], implementation)
+        return TwoSided(semantics, count, kernel(semantics, count), implementation)
+
+    table = built_once(("two_sided", implementation, semantics.key, count), build)
+    assert isinstance(table, TwoSided)
+    return table

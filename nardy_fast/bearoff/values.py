@@ -1,0 +1,84 @@
+"""Race values of bear-off positions (docs/rules.md, Bear-off tables): of one position for its side to move,
+and of many packed rows at once in the outcomes of a rollout.
+
+Both read the tables of an implementation of the caller's choosing: exact from the two-sided table where both
+sides have at most 6 checkers left, else from the one-sided tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import layout
+from ..board import mover_point, to_mover
+from ..errors import NardyError, field_error
+from ..registry import implementation_of
+from .layouts import MAX_CHECKERS, layout_ids
+from .store import one_sided_table, two_sided_table
+from .tables import TWO_SIDED_CHECKERS, RaceProbabilities, race_outcomes
+
+if TYPE_CHECKING:
+    from ..implementation import Implementation
+    from ..position import Position
+
+__all__ = ["race_probabilities", "row_outcomes"]
+
+
+def race_probabilities(position: Position) -> RaceProbabilities:
+    """The race values of a bear-off position for its side to move (docs/rules.md, Bear-off tables), from
+    the tables of the position's own implementation: exact from the two-sided table when both sides have at
+    most 6 checkers left, else from the one-sided tables. A position that is not a bear-off, or whose game
+    is over, is a :class:`~nardy_fast.NardyError` naming ``position``."""
+    record = implementation_of(position)  # a NardyError for anything but a Position
+    if position.is_over():
+        raise field_error(NardyError, "position", "is a finished game", position.to_text())
+    if not position.is_bearoff():
+        problem = "is not a bear-off (docs/rules.md, Races and bear-off positions)"
+        raise field_error(NardyError, "position", problem, position.to_text())
+    st = position.state
+    view = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
+    # the opponent's home points 1..6 in its own numbering (``view`` counts both sides on the mover's points)
+    x, y = list(view.x[1:7]), [view.y[mover_point(st.variant, m)] for m in range(1, 7)]
+    flags = dict(st.flags)
+    # the smallest tables that hold both sides (a prefix of the larger ones: the reference builds them slowly)
+    needed = max(sum(x), sum(y))
+    if needed <= TWO_SIDED_CHECKERS:
+        win = two_sided_table(record.name, record.kernels.two_sided, st.variant, needed, flags).win_probability(x, y)
+        assert isinstance(win, float)
+        return RaceProbabilities(win, 0.0, 1.0 - win, 0.0, True)
+    table = one_sided_table(record.name, record.kernels.one_sided, st.variant, needed, False, flags)
+    values = [float(v) for v in np.asarray(table.race_probabilities(x, y))]
+    return RaceProbabilities(values[0], values[1], values[2], values[3], False)
+
+
+def row_outcomes(
+    record: Implementation, variant: str, flags: Mapping[str, object], rows: npt.NDArray[np.int8]
+) -> npt.NDArray[np.float64]:
+    """For bear-off rows (N, 64) of ``variant`` under ``flags``, unfinished, the probabilities of a rollout's
+    six outcomes (:data:`nardy_fast.rollouts.OUTCOMES`: White's single win, mars, koks, then Black's), (N, 6),
+    from ``record``'s tables."""
+    board = rows[:, layout.BOARD : layout.BOARD + 24].astype(np.int64)
+    white = np.clip(board[:, 0:6], 0, None)
+    black = np.clip(-board[:, [mover_point(variant, m) - 1 for m in range(1, 7)]], 0, None)
+    black_moves = rows[:, layout.TURN] == 1
+    x = np.where(black_moves[:, None], black, white)
+    y = np.where(black_moves[:, None], white, black)
+    needed = int(max(x.sum(axis=1).max(), y.sum(axis=1).max()))
+    table = one_sided_table(record.name, record.kernels.one_sided, variant, needed, False, flags)
+    mover = race_outcomes(table.arrays, layout_ids(x), x.sum(axis=1) == MAX_CHECKERS, layout_ids(y), y.sum(axis=1) == MAX_CHECKERS)
+    small = (x.sum(axis=1) <= TWO_SIDED_CHECKERS) & (y.sum(axis=1) <= TWO_SIDED_CHECKERS)
+    if small.any():
+        smaller = int(max(x[small].sum(axis=1).max(), y[small].sum(axis=1).max(), 1))
+        pairs = two_sided_table(record.name, record.kernels.two_sided, variant, smaller, flags)
+        win = pairs.win[layout_ids(x[small]), layout_ids(y[small])]
+        mover[small] = np.stack([win, np.zeros_like(win), 1.0 - win, np.zeros_like(win)], axis=1)
+    out = np.zeros((len(rows), 6))
+    # the mover's single win and mars, then its single loss and mars, as White's or Black's outcomes
+    for column, (as_white, as_black) in enumerate(((0, 3), (1, 4), (3, 0), (4, 1))):
+        out[:, as_white] += np.where(black_moves, 0.0, mover[:, column])
+        out[:, as_black] += np.where(black_moves, mover[:, column], 0.0)
+    return out
