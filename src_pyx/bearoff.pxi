@@ -237,10 +237,116 @@ cdef void bo_close(BoGen *g) noexcept nogil:
     free(g.next_level)
 
 
+cdef struct BoMemo:
+    # A double's best results, by dynamic programming over (steps played, layout): the same for every layout
+    # that reaches a layout after the same steps, so each is worked out once per table
+    int ndice
+    int dice[BO_MAX_STEPS]
+    int8_t *rel      # (ndice, n): the most steps playable from there (-1: not yet known)
+    int32_t *best    # the best result among the sequences that play that many
+    int8_t *done     # whether one of them bore a checker off (the first-off question's end)
+
+
+cdef int bo_memo_open(BoMemo *m, int d, int ladder, int32_t n) noexcept nogil:
+    m.ndice = bo_dice(d, d, ladder, m.dice)
+    m.rel = <int8_t *> malloc(<int64_t> m.ndice * n)
+    m.best = <int32_t *> malloc(<int64_t> m.ndice * n * sizeof(int32_t))
+    m.done = <int8_t *> malloc(<int64_t> m.ndice * n)
+    if m.rel == NULL or m.best == NULL or m.done == NULL:
+        return -1
+    memset(m.rel, 0xFF, <int64_t> m.ndice * n)
+    return 0
+
+
+cdef void bo_memo_close(BoMemo *m) noexcept nogil:
+    free(m.rel)
+    free(m.best)
+    free(m.done)
+
+
+cdef inline bint bo_better(int32_t r, int32_t than, const double *mean) noexcept nogil:
+    """Whether result ``r`` beats ``than``: all off first, then the lower mean, then the lower id."""
+    if than < 0 or r == 0:
+        return than != 0
+    if than == 0:
+        return False
+    return mean[r] < mean[than] or (mean[r] == mean[than] and r < than)
+
+
+cdef void bo_dp(const BoGen *g, BoMemo *m, int32_t c, int s, const double *mean) noexcept nogil:
+    """Fill ``m`` at (``s`` steps played, layout ``c``): of the sequences of the remaining dice, the most steps
+    any plays (Maximal use of the dice: a sequence ends when it bears off the last checker), and among those
+    that play that many the best result and whether one bore a checker off (docs/rules.md, Bearing off)."""
+    cdef int64_t at = <int64_t> s * g.n + c, below
+    cdef int8_t cnt[6]
+    cdef int p, top, d = m.dice[s]
+    cdef int32_t child, best = -1, b
+    cdef int rel = -1, r
+    cdef bint done = False, bore, dn
+    if m.rel[at] >= 0:
+        return
+    memcpy(cnt, &g.layouts[6 * c], 6)
+    top = 5
+    while top >= 0 and cnt[top] == 0:
+        top -= 1
+    for p in range(top, -1, -1):
+        if cnt[p] == 0:
+            continue
+        if p + 1 > d:
+            cnt[p] -= 1
+            cnt[p - d] += 1
+            child = bo_id(cnt)
+            cnt[p - d] -= 1
+            cnt[p] += 1
+            bore = False
+        elif p + 1 == d or p == top:
+            cnt[p] -= 1
+            child = bo_id(cnt)
+            cnt[p] += 1
+            bore = True
+        else:
+            continue
+        if child == 0:
+            r, b, dn = 1, 0, True
+        elif s + 1 == m.ndice:
+            r, b, dn = 1, child, bore
+        else:
+            bo_dp(g, m, child, s + 1, mean)
+            below = <int64_t> (s + 1) * g.n + child
+            r, b, dn = 1 + m.rel[below], m.best[below], m.done[below] or bore
+        if r > rel:
+            rel, best, done = r, b, dn
+        elif r == rel:
+            done = done or dn
+            if bo_better(b, best, mean):
+                best = b
+    if rel < 0:  # no step can use the die: the sequence stops here
+        rel, best, done = 0, c, False
+    m.rel[at] = <int8_t> rel
+    m.best[at] = best
+    m.done[at] = done
+
+
 cdef int bo_one_sided(BoGen *g, const int32_t *order, int extra_kind, int ladder, bint first, double *mean,
                       double *dist) noexcept nogil:
     """One half of a one-sided table (``first``: the first checker off, else all of them) over ``order``;
-    0, E_MEMORY when a result list overflowed, or 1 when a distribution ran past BO_TURNS - 1 turns."""
+    0, E_MEMORY when memory ran out, or 1 when a distribution ran past BO_TURNS - 1 turns. A double's best
+    result comes from ``bo_dp`` (its dice list is long on a ladder), another roll's from ``bo_results``."""
+    cdef int a, status = 0
+    cdef BoMemo memo[6]
+    memset(memo, 0, sizeof(memo))
+    for a in range(6):
+        if bo_memo_open(&memo[a], a + 1, ladder, g.n) < 0:
+            status = E_MEMORY
+    if status == 0:
+        status = bo_one_sided_rows(g, order, extra_kind, ladder, first, mean, dist, memo)
+    for a in range(6):
+        bo_memo_close(&memo[a])
+    return status
+
+
+cdef int bo_one_sided_rows(BoGen *g, const int32_t *order, int extra_kind, int ladder, bint first, double *mean,
+                           double *dist, BoMemo *memo) noexcept nogil:
     cdef int32_t i, L, best, r
     cdef int a, b, k, steps, t, w, own
     cdef double total, cost, acc[BO_TURNS]
@@ -258,19 +364,25 @@ cdef int bo_one_sided(BoGen *g, const int32_t *order, int extra_kind, int ladder
         for a in range(6, 0, -1):
             for b in range(a, 0, -1):
                 w = 1 if a == b else 2
-                steps = bo_results(g, L, a, b, ladder)
-                if steps < 0:
-                    return E_MEMORY
                 # the result of least expected turns; one that ends the count wins outright
                 best = -1
                 done = False
-                for k in range(g.nres):
-                    r = g.res[k]
-                    if (bo_checkers(&g.layouts[6 * r]) < own) if first else r == 0:
-                        done = True
-                        break
-                    if best < 0 or mean[r] < mean[best] or (mean[r] == mean[best] and r < best):
-                        best = r
+                if a == b:
+                    bo_dp(g, &memo[a - 1], L, 0, mean)
+                    steps = memo[a - 1].rel[L]
+                    best = memo[a - 1].best[L]
+                    done = memo[a - 1].done[L] if first else best == 0
+                else:
+                    steps = bo_results(g, L, a, b, ladder)
+                    if steps < 0:
+                        return E_MEMORY
+                    for k in range(g.nres):
+                        r = g.res[k]
+                        if (bo_checkers(&g.layouts[6 * r]) < own) if first else r == 0:
+                            done = True
+                            break
+                        if bo_better(r, best, mean):
+                            best = r
                 if done:
                     acc[1] += w
                     continue

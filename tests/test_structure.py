@@ -345,3 +345,12 @@ def test_policies_and_openings_are_read_by_name_in_the_core() -> None:
     games = (SRC / "games.pxi").read_text()
     assert "_POLICIES.index(" in games and "_OPENINGS.index(" in games
     assert not re.search(r"\b(policy|opening) == \d", games), "a policy or opening compared with a number"
+
+
+def test_every_subpackage_is_packaged() -> None:
+    """Every package directory is listed in pyproject.toml's ``[tool.setuptools] packages`` (an editable
+    install hides a missing one; a wheel then lacks it)."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {_module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    assert found == listed

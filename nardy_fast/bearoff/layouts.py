@@ -78,8 +78,14 @@ def check_counts(counts: object, name: str, checkers: int) -> tuple[npt.NDArray[
     array: Optional[npt.NDArray[Any]]
     try:
         array = np.array(counts)
-    except (ValueError, TypeError, OverflowError):
+    except Exception:
         array = None
+    if array is not None and not isinstance(counts, np.ndarray) and array.dtype == object:
+        array = None  # ragged, or of objects that are not numbers
+    if array is not None and not isinstance(counts, np.ndarray) and array.size:
+        # a bool is not a count (np.array would make True a 1 among ints)
+        if any(isinstance(v, (bool, np.bool_)) for v in np.array(counts, dtype=object).ravel()):
+            array = None
     if array is None or array.ndim not in (1, 2) or array.shape[-1] != POINTS or array.dtype.kind not in "iu":
         raise field_error(
             NardyError, name, "must be 6 integer counts on points 1..6, or an integer array of shape (N, 6)", counts
@@ -88,7 +94,9 @@ def check_counts(counts: object, name: str, checkers: int) -> tuple[npt.NDArray[
     matrix = array.reshape(-1, POINTS)
     if (matrix < 0).any():
         raise field_error(NardyError, name, "must not hold a negative count", counts)
-    wide = matrix.astype(np.int64) if matrix.dtype != np.uint64 else None
-    if wide is None or (wide.sum(axis=1) > checkers).any() or (matrix > checkers).any():
+    if (matrix > checkers).any():
+        raise field_error(NardyError, name, f"must hold at most {checkers} checkers in all", counts)
+    wide = matrix.astype(np.int64)
+    if (wide.sum(axis=1) > checkers).any():
         raise field_error(NardyError, name, f"must hold at most {checkers} checkers in all", counts)
     return wide, single

@@ -12,6 +12,7 @@ import hashlib
 import os
 import tempfile
 import threading
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Optional
@@ -22,7 +23,7 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..inputs import boolean
 from .layouts import check_checkers, layouts
-from .semantics import semantics_of
+from .semantics import MAX_TURNS, semantics_of
 from .tables import TWO_SIDED_CHECKERS, OneSided, OneSidedArrays, OneSidedKernel, TwoSided, TwoSidedKernel
 
 __all__ = ["cache_directory", "one_sided_table", "two_sided_table", "FORMAT", "ONE_SIDED_DOC", "TWO_SIDED_DOC"]
@@ -81,37 +82,46 @@ def cache_directory() -> Path:
 Arrays = tuple[npt.NDArray[np.float64], ...]
 
 
-def _digest(arrays: Arrays) -> str:
-    sha = hashlib.sha256()
+def _digest(name: str, arrays: Arrays) -> str:
+    """The checksum of a cache file: its name (which says which table it holds) and its arrays."""
+    sha = hashlib.sha256(name.encode())
     for array in arrays:
         sha.update(str(array.shape).encode())
         sha.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
     return sha.hexdigest()
 
 
-def _read(path: Path, names: tuple[str, ...]) -> Optional[Arrays]:
-    """The arrays of a cache file, or None when it is missing, unreadable or does not match its checksum."""
+def _read(path: Path, names: tuple[str, ...], shapes: list[tuple[int, ...]]) -> Optional[Arrays]:
+    """The arrays of a cache file, or None when it is missing, unreadable, not of the expected ``shapes`` or
+    does not match its checksum."""
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = tuple(np.array(data[name], dtype=np.float64) for name in names)
             digest = str(data["sha256"])
-    except (OSError, KeyError, ValueError, EOFError):
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         return None
-    return arrays if digest == _digest(arrays) else None
+    if [a.shape for a in arrays] != shapes:
+        return None
+    return arrays if digest == _digest(path.name, arrays) else None
 
 
 def _write(path: Path, names: tuple[str, ...], arrays: Arrays) -> None:
     """Write a cache file atomically (a reader never sees half of one); a directory that cannot be written is
     no error: the table is simply not cached."""
+    temporary: Optional[str] = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(handle, "wb") as out:
-            payload: dict[str, Any] = {"sha256": np.array(_digest(arrays)), **dict(zip(names, arrays))}
+            payload: dict[str, Any] = {"sha256": np.array(_digest(path.name, arrays)), **dict(zip(names, arrays))}
             np.savez(out, **payload)
         os.replace(temporary, path)
     except OSError:
-        return
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
 
 
 def _cache_flag(cache: object) -> bool:
@@ -137,7 +147,8 @@ def one_sided_table(
             n = layouts(count)
             return OneSided(semantics, count, OneSidedArrays(*(a[:n] for a in larger.arrays)), implementation)
         path = cache_directory() / f"one_sided-{implementation}-{semantics.key}-{count}-v{FORMAT}.npz"
-        found = _read(path, names) if use_cache else None
+        n = layouts(count)
+        found = _read(path, names, [(n,), (n, MAX_TURNS + 1)] * 2) if use_cache else None
         if found is None:
             arrays = kernel(semantics, count)
             if use_cache:
