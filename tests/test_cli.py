@@ -276,6 +276,20 @@ def test_rollout_prints_probabilities_errors_and_equity(
         assert term in out, term
 
 
+def test_rollout_truncated_at_the_bearoff(capsys: pytest.CaptureFixture[str]) -> None:
+    # a bear-off already: every game stops at once and the probabilities are the position's race values
+    text = "long w 1:2,2:1,13:-1,14:-2 off=12/12 first=-"
+    status, out, err = run(["rollout", "--position", text, "--games", "1296", "--truncate", "bearoff"], capsys)
+    assert (status, err) == (0, "")
+    race = nardy_fast.Position.from_text(text).race_probabilities()
+    assert table_row(out, "white single") == ["0", f"{race.win_single:.5f}", "0.00000"]
+    assert table_row(out, "black single") == ["0", f"{race.lose_single:.5f}", "0.00000"]
+    assert table_row(out, "truncated") == ["1296"]  # table_row reads numbers without their commas
+    assert "truncated at the bear-off" in out and "with --truncate bearoff, truncated:" in out
+    status, out, err = run(["rollout", "--position", text, "--truncate", "race"], capsys)
+    assert status == 2 and "--truncate" in err
+
+
 def test_rollout_notes_a_count_that_does_not_balance_the_first_rolls(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

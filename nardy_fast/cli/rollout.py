@@ -13,6 +13,7 @@ from .. import IMPLEMENTATION
 from .._dispatch import rollout
 from ..errors import NardyWarning
 from ..game import MAX_PLIES
+from ..playouts import TRUNCATIONS
 from ..rollouts import OUTCOMES, STRATA, Rollout
 from .parser import GAMES, Parser, errors_of, parse_position, play_options
 from .progress import Progress, in_chunks, progress_option, progress_stream
@@ -45,6 +46,13 @@ def add_arguments(parser: Parser) -> None:
         action="store_false",
         help="draw the first two rolls at random like every other roll",
     )
+    parser.add_argument(
+        "--truncate",
+        choices=TRUNCATIONS,
+        default=None,
+        help="stop each game at its first bear-off position and score it by its race values "
+        "(docs/rules.md, Bear-off tables) instead of playing it out",
+    )
     progress_option(parser)
 
 
@@ -58,6 +66,8 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
         lines.append(
             f"{name:<14} {count:>12,} {result.probabilities[outcome]:>12.5f} {result.stderr[outcome]:>12.5f}"
         )
+    if result.truncated:
+        lines.append(f"{'truncated':<14} {result.truncated:>12,}")
     lines.append(f"{'given up':<14} {result.unfinished:>12,}")
     lines.append(f"{'all':<14} {games:>12,}")
     rate = games / seconds if seconds > 0 else math.inf
@@ -74,6 +84,12 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
         "winner; equity: points won per game by the side to move, losses counted negative, a game given up 0,",
         "when both sides play the policy: the equity of that policy (random play by default), not of best play.",
     ]
+    if result.truncated:
+        lines += [
+            "with --truncate bearoff, truncated: games stopped at their first bear-off position, each scored by",
+            "its race values (a share of each outcome, from the bear-off tables) instead of being played out;",
+            "the games column counts only the games played to the end.",
+        ]
     return lines
 
 
@@ -82,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     position = parse_position(args.position, unfinished=True)
     print(
         f"rollout of {position.to_text()!r}: {args.games:,} games, seed {args.seed}, policy {args.policy}, "
-        f"{'stratified first two rolls' if args.stratify else 'no stratification'}, {args.threads} "
+        f"{'stratified first two rolls' if args.stratify else 'no stratification'}, "
+        f"{'truncated at the bear-off, ' if args.truncate else ''}{args.threads} "
         f"thread{'s' if args.threads > 1 else ''}, implementation {IMPLEMENTATION}"
     )
     if args.stratify and args.games % STRATA:
@@ -105,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
                 stratify=args.stratify,
                 threads=args.threads,
                 first_game=first,
+                truncate=args.truncate,
             )
         return part
 
