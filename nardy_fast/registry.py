@@ -12,14 +12,24 @@ if TYPE_CHECKING:
     from .implementation import Implementation
     from .position import Position
 
-__all__ = ["register", "implementation_of"]
+__all__ = ["register", "implementation_of", "implementation_named"]
 
 _BY_POSITION: dict[type[Position], Implementation] = {}
+_BY_NAME: dict[str, Implementation] = {}
 
 
 def register(record: Implementation) -> None:
     """Record ``record`` as the implementation of its ``Position`` class."""
     _BY_POSITION[record.Position] = record
+    _BY_NAME[record.name] = record
+
+
+def implementation_named(name: object) -> Implementation:
+    """The implementation called ``name`` (``"python"``, ``"cython"``), once it is imported."""
+    for known, record in _BY_NAME.items():
+        if type(name) is str and name == known:
+            return record
+    raise field_error(NardyError, "implementation", f"must be one of {sorted(_BY_NAME)}", name)
 
 
 def implementation_of(position: object) -> Implementation:

@@ -930,3 +930,30 @@ def test_two_sided_batch() -> None:
     np.testing.assert_array_equal(against, [table.win_probability(a, y[0]) for a in x])
     np.testing.assert_array_equal(table.win_probability(x, y), table.win[ids(x), ids(y)])
 
+
+
+# --- hostile use of the table objects ------------------------------------------------------------------------
+
+
+def test_tables_pickle_as_what_they_are() -> None:
+    import pickle
+
+    from nardy_fast.bearoff.tables import OneSided, TwoSided, _table_of
+
+    for table in (nardy_fast.core.one_sided("long", checkers=5), nardy_fast.core.two_sided("gulbar", checkers=2)):
+        assert pickle.loads(pickle.dumps(table)) is table  # found again, never arrays read back
+    with pytest.raises(NardyError, match="uninitialised OneSided"):
+        OneSided.__new__(OneSided).expected_turns([1, 0, 0, 0, 0, 0])
+    with pytest.raises(NardyError, match="uninitialised TwoSided"):
+        TwoSided.__new__(TwoSided).win_probability([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])
+    # a pickle edited by hand names a table that does not exist: refused, naming the part
+    for args, field in [
+        (("one_sided", "java", "long", 3), "implementation"),
+        (("one_sided", "cython", "longg", 3), "key"),
+        (("one_sided", "cython", "long", 99), "checkers"),
+        (("two_sided", "cython", "long", 7), "checkers"),
+        (("three_sided", "cython", "long", 3), "kind"),
+        (([], "cython", "long", 3), "kind"),
+    ]:
+        with pytest.raises(NardyError, match=f"^{field}: "):
+            _table_of(*args)

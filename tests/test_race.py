@@ -244,6 +244,17 @@ def test_the_codings_agree_on_played_rows(variant: str) -> None:
     assert [oracle(p)[1] for p in positions] == layout.is_bearoff(rows[sample]).tolist()
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_core_loop_sees_the_same_bearoffs(variant: str) -> None:
+    # the C playout loop stops a truncated game with its own bear-off test: it must be layout.is_bearoff's
+    if CORE is None:
+        pytest.skip("needs the core")
+    from nardy_fast import _core
+
+    rows = games(variant).rows
+    assert [_core.is_bearoff_row(row) for row in rows] == layout.is_bearoff(rows).tolist()
+
+
 def parked(p: SharedPosition) -> SharedPosition:
     """``p`` with the opponent's checkers on the board all on the opponent's own point 1."""
     sign = 1 if p.turn == "white" else -1

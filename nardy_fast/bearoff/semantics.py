@@ -11,7 +11,7 @@ played (four steps, or a crazy-gulbar ladder of 2 or 4 values a rung) and which 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import NardyError, field_error
 from ..inputs import choice
@@ -32,18 +32,21 @@ MAX_TURNS = 32
 class Semantics:
     """One table's dice rules: its ``key`` (the name tables are built, cached and reported under),
     ``extra_roll`` as in :class:`~nardy_fast.variants.VariantSpec` (``""``, ``"six_one"``, ``"full_double"``)
-    and ``ladder``, the values a rung of a double's ladder (0: a double is four steps)."""
+    and ``ladder``, the values a rung of a double's ladder (0: a double is four steps); ``variant`` and
+    ``flags``: a variant and rule flags that select it (not compared: long and short select the same table)."""
 
     key: str
     extra_roll: str
     ladder: int
+    variant: str = field(default="long", compare=False)
+    flags: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 def _of(variant: str, ladder_per_value: int) -> Semantics:
     spec = SPECS[variant]
     ladder = ladder_per_value if spec.ladder else 0
     key = "crazy" if ladder == 2 else "crazy_ladder4" if ladder == 4 else "long" if not spec.extra_roll else variant
-    return Semantics(key, spec.extra_roll, ladder)
+    return Semantics(key, spec.extra_roll, ladder, variant, {"ladder_per_value": ladder} if ladder else {})
 
 
 def semantics_of(variant: object, flags: Mapping[str, object]) -> Semantics:
@@ -60,6 +63,12 @@ def semantics_of(variant: object, flags: Mapping[str, object]) -> Semantics:
 
 
 #: Every distinct table, by key: long (and short), sixone, gulbar, crazy, crazy_ladder4.
-SEMANTICS: Mapping[str, Semantics] = {
-    s.key: s for s in (_of(v, per) for v in VARIANTS for per in ((2, 4) if SPECS[v].ladder else (2,)))
-}
+def _every() -> dict[str, Semantics]:
+    found: dict[str, Semantics] = {}
+    for variant in VARIANTS:
+        for per in (2, 4) if SPECS[variant].ladder else (2,):
+            found.setdefault(_of(variant, per).key, _of(variant, per))  # the first variant of each names it
+    return found
+
+
+SEMANTICS: Mapping[str, Semantics] = _every()

@@ -23,10 +23,18 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..inputs import boolean
 from .layouts import check_checkers, layouts
-from .semantics import MAX_TURNS, semantics_of
+from .semantics import MAX_TURNS, SEMANTICS, semantics_of
 from .tables import TWO_SIDED_CHECKERS, OneSided, OneSidedArrays, OneSidedKernel, TwoSided, TwoSidedKernel
 
-__all__ = ["cache_directory", "one_sided_table", "two_sided_table", "FORMAT", "ONE_SIDED_DOC", "TWO_SIDED_DOC"]
+__all__ = [
+    "cache_directory",
+    "one_sided_table",
+    "two_sided_table",
+    "table_of",
+    "FORMAT",
+    "ONE_SIDED_DOC",
+    "TWO_SIDED_DOC",
+]
 
 ONE_SIDED_DOC = """The one-sided bear-off table of ``variant`` under rule ``flags`` (docs/rules.md, Bear-off tables):
 for every layout of up to ``checkers`` checkers on the mover's points 1..6, the distribution of the
@@ -180,3 +188,20 @@ def two_sided_table(
     table = built_once(("two_sided", implementation, semantics.key, count), build)
     assert isinstance(table, TwoSided)
     return table
+
+
+def table_of(kind: object, implementation: object, key: object, checkers: object) -> object:
+    """The table a pickle names (``OneSided``/``TwoSided`` pickle as their kind, implementation, table key and
+    checkers, not as arrays): built, or found, as any other, every part checked."""
+    from ..registry import implementation_named
+
+    record = implementation_named(implementation)
+    semantics = next((s for k, s in SEMANTICS.items() if type(key) is str and key == k), None)
+    if semantics is None:
+        raise field_error(NardyError, "key", f"must be one of {sorted(SEMANTICS)}", key)
+    variant, flags = semantics.variant, semantics.flags
+    if type(kind) is str and kind == "one_sided":
+        return one_sided_table(record.name, record.kernels.one_sided, variant, checkers, False, flags)
+    if type(kind) is str and kind == "two_sided":
+        return two_sided_table(record.name, record.kernels.two_sided, variant, checkers, flags)
+    raise field_error(NardyError, "kind", "must be 'one_sided' or 'two_sided'", kind)

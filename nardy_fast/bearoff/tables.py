@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import NardyError, field_error
+from ..move import uninitialised_error
 from .layouts import MAX_CHECKERS, check_counts, layout_ids, layouts
 from .semantics import MAX_TURNS, Semantics
 
@@ -68,6 +69,13 @@ class OneSidedArrays(NamedTuple):
 
 OneSidedKernel = Callable[[Semantics, int], OneSidedArrays]
 TwoSidedKernel = Callable[[Semantics, int], Floats]
+
+def _table_of(kind: object, implementation: object, key: object, checkers: object) -> object:
+    """How a pickled table is loaded (:func:`nardy_fast.bearoff.store.table_of`)."""
+    from .store import table_of
+
+    return table_of(kind, implementation, key, checkers)
+
 
 def _readonly(array: Floats) -> Floats:
     array.setflags(write=False)
@@ -124,6 +132,17 @@ class OneSided:
         if [a.shape for a in arrays] != list(shapes) or any(a.dtype != np.float64 for a in arrays):
             raise field_error(NardyError, "arrays", "do not have the shapes of a one-sided table", [a.shape for a in arrays])
         self.arrays = OneSidedArrays(*(_readonly(a) for a in arrays))
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: a table made with __new__ alone
+        raise uninitialised_error(type(self).__name__)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
+        return (_table_of, ("one_sided", self.implementation, self.semantics.key, self.checkers))
+
+    def __repr__(self) -> str:
+        return f"<OneSided {self.semantics.key!r} table of up to {self.checkers} checkers ({self.implementation})>"
 
     @property
     def nbytes(self) -> int:
@@ -216,6 +235,17 @@ class TwoSided:
         self.checkers = checkers
         self.implementation = implementation
         self.win = _readonly(win)
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: a table made with __new__ alone
+        raise uninitialised_error(type(self).__name__)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
+        return (_table_of, ("two_sided", self.implementation, self.semantics.key, self.checkers))
+
+    def __repr__(self) -> str:
+        return f"<TwoSided {self.semantics.key!r} table of up to {self.checkers} checkers a side ({self.implementation})>"
 
     @property
     def nbytes(self) -> int:
