@@ -30,8 +30,10 @@ cdef inline int32_t bo_id(const int8_t *c) noexcept nogil:
     cdef int32_t id = 0
     cdef int k, s = 0
     for k in range(BO_POINTS - 1, -1, -1):
+        NARDY_CHECK(0 <= c[k] <= 15, "a bear-off layout count out of 0..15")
         s += c[k]
         id += BO_BINOMIAL[BO_POINTS - 1 - k + s][BO_POINTS - k]
+    NARDY_CHECK(s <= 15, "a bear-off layout of more than 15 checkers")
     return id
 
 
@@ -400,8 +402,11 @@ cdef int bo_one_sided_rows(BoGen *g, const int32_t *order, int extra_kind, int l
                         acc[t] += w * src[t - 1]
         mean[L] = 1.0 + total / 36.0
         row = &dist[BO_TURNS * L]
+        total = 0.0
         for t in range(BO_TURNS):
             row[t] = acc[t] / 36.0
+            total += row[t]
+        NARDY_CHECK(-1e-9 < total - 1.0 < 1e-9, "a bear-off distribution that does not add up to 1")
     return 0
 
 
