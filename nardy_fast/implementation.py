@@ -241,9 +241,9 @@ class Implementation:
           Python call per ply of a batch, so large batches amortise it. A policy may call back into the
           package; an exception it raises propagates unchanged and the playout returns nothing.
 
-        ``truncate="bearoff"`` stops each game at its first bear-off position (docs/rules.md, Races and bear-off
-        positions; the start itself, maybe): its record has winner -2 and points 0, and its trajectory ends
-        there.
+        ``truncate="bearoff"`` stops each game at its first bear-off position whose side to move is to roll
+        (docs/rules.md, Races and bear-off positions; the start itself, maybe; a pending list is played
+        first): its record has winner -2 and points 0, and its trajectory ends there.
 
         The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
         A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The

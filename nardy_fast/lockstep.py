@@ -46,6 +46,13 @@ def first_rolls(
     return rows, rolls, drawn
 
 
+def _stops(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Where ``truncate="bearoff"`` stops a game: bear-off positions whose side to move rolls (one with a
+    pending list plays it first)."""
+    stops: npt.NDArray[np.bool_] = layout.is_bearoff(rows) & (rows[:, layout.NPENDING] == 0)
+    return stops
+
+
 def handed_out(array: ArrayT) -> ArrayT:
     """A copy of ``array`` for the policy, which the package never reads again (it keeps the original to
     itself): read-only over an immutable ``bytes`` object, so neither it nor any array in its ``base`` chain
@@ -80,7 +87,7 @@ def lockstep_playout(
         plies = np.zeros(len(numbers), dtype=np.int32)
         turns = np.zeros(len(numbers), dtype=np.int32)
         # with truncate, a game stops at its first bear-off position (its start, maybe)
-        active = np.flatnonzero(~(args.truncate & layout.is_bearoff(rows)))
+        active = np.flatnonzero(~(args.truncate & _stops(rows)))
         while active.size:
             if stop[0]:
                 return
@@ -98,12 +105,12 @@ def lockstep_playout(
             rolls[active] = 0
             rolls[rolling] = game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
             drawn[rolling] += 1
-            stopped = args.truncate & layout.is_bearoff(chosen)
+            stopped = args.truncate & _stops(chosen)
             active = active[~over & ~stopped & (plies[active] < MAX_PLIES)]
         if args.trajectories:
             trajectory_parts.append((np.arange(begin, end), rows.copy(), np.zeros_like(rolls)))
         part = out[begin:end]
-        part["winner"] = np.where(args.truncate & ~layout.is_over(rows) & layout.is_bearoff(rows), TRUNCATED, layout.winner(rows))
+        part["winner"] = np.where(args.truncate & ~layout.is_over(rows) & _stops(rows), TRUNCATED, layout.winner(rows))
         part["points"] = layout.points(rows)
         part["plies"] = plies
         part["turns"] = turns

@@ -87,7 +87,22 @@ class Rollout:
             raise field_error(NardyError, "truncated", "must be an integer >= 0", self.truncated)
         race = _sums(self.race, "race", truncated)
         race_squares = _sums(self.race_squares, "race_squares", truncated)
-        equity_squares = _sums((self.race_equity_squares,), "race_equity_squares", 9 * truncated, 1)[0]
+        room = 1e-9 * max(1, truncated)  # rounding in sums of many games
+        if abs(math.fsum(race) - truncated) > room:
+            problem = f"must add up to truncated ({truncated}): each stopped game's probabilities add up to 1"
+            raise field_error(NardyError, "race", problem, self.race)
+        if any(square > total + room for square, total in zip(race_squares, race)):
+            problem = "must not exceed race, term by term (a probability's square is at most the probability)"
+            raise field_error(NardyError, "race_squares", problem, self.race_squares)
+        equity_squares = self.race_equity_squares
+        if (
+            not isinstance(equity_squares, (int, float, np.integer, np.floating))
+            or isinstance(equity_squares, (bool, np.bool_))
+            or not -room <= float(equity_squares) <= 9 * truncated + room
+        ):
+            problem = f"must be a finite number 0..{9 * truncated} (a stopped game scores at most 3 points)"
+            raise field_error(NardyError, "race_equity_squares", problem, equity_squares)
+        equity_squares = float(equity_squares)
         games = sum(cast("tuple[int, ...]", counts)) + unfinished + truncated
         if games == 0:
             # every figure of a rollout is a share of its games: with none, there is no result to give
@@ -106,7 +121,7 @@ class Rollout:
         object.__setattr__(self, "truncated", truncated)
         object.__setattr__(self, "race", race)
         object.__setattr__(self, "race_squares", race_squares)
-        object.__setattr__(self, "race_equity_squares", equity_squares)
+        object.__setattr__(self, "race_equity_squares", equity_squares)  # checked above
 
     @classmethod
     def from_records(

@@ -144,6 +144,12 @@ cdef void opening_roll(int white, int black, bint single_dice, int *d1, int *d2)
         d2[0] = 0
 
 
+cdef inline bint stops_truncated(const Pos *p) noexcept nogil:
+    """Where ``truncate="bearoff"`` stops a game: a bear-off position whose side to move rolls (one with a
+    pending list plays it first: race values are those of a side about to roll)."""
+    return p.npending == 0 and pos_is_bearoff(p)
+
+
 cdef inline bint rolls_next(const Pos *p) noexcept nogil:
     """``nardy_fast.game.rolls_next``: the side to move rolls unless the game is over or a transfer segment
     is pending."""
@@ -172,7 +178,7 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     if d1 == 0 and rolls_next(&p):
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
-    while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and pos_is_bearoff(&p)):
+    while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p)):
         if stop[0]:
             return GAMES_STOPPED
         if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
@@ -193,7 +199,7 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             rolls += 1
     if traj != NULL and traj_add(traj, &p, 0, 0) < 0:
         return E_MEMORY
-    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and pos_is_bearoff(&p) else -1
+    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and stops_truncated(&p) else -1
     points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
     return 0
 

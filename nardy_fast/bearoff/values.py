@@ -39,6 +39,9 @@ def race_probabilities(position: Position) -> RaceProbabilities:
     if not position.is_bearoff():
         problem = "is not a bear-off (docs/rules.md, Races and bear-off positions)"
         raise field_error(NardyError, "position", problem, position.to_text())
+    if position.pending:
+        problem = "has a pending list to play first (race values are those of a side about to roll)"
+        raise field_error(NardyError, "position", problem, position.to_text())
     st = position.state
     view = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
     # the opponent's home points 1..6 in its own numbering (``view`` counts both sides on the mover's points)
@@ -58,27 +61,32 @@ def race_probabilities(position: Position) -> RaceProbabilities:
 def row_outcomes(
     record: Implementation, variant: str, flags: Mapping[str, object], rows: npt.NDArray[np.int8]
 ) -> npt.NDArray[np.float64]:
-    """For bear-off rows (N, 64) of ``variant`` under ``flags``, unfinished, the probabilities of a rollout's
+    """For bear-off rows (N, 64) of ``variant`` under ``flags``, unfinished, with no pending list, the probabilities of a rollout's
     six outcomes (:data:`nardy_fast.rollouts.OUTCOMES`: White's single win, mars, koks, then Black's), (N, 6),
     from ``record``'s tables."""
-    board = rows[:, layout.BOARD : layout.BOARD + 24].astype(np.int64)
-    white = np.clip(board[:, 0:6], 0, None)
-    black = np.clip(-board[:, [mover_point(variant, m) - 1 for m in range(1, 7)]], 0, None)
+    board = rows[:, layout.BOARD : layout.BOARD + 24]
+    white = np.maximum(board[:, 0:6], 0)
+    black = np.maximum(-board[:, [mover_point(variant, m) - 1 for m in range(1, 7)]], 0)
     black_moves = rows[:, layout.TURN] == 1
-    x = np.where(black_moves[:, None], black, white)
-    y = np.where(black_moves[:, None], white, black)
+    x = np.where(black_moves[:, None], black, white).astype(np.int64)
+    y = np.where(black_moves[:, None], white, black).astype(np.int64)
+    # games stopped at a bear-off share few pairs of layouts: each pair is valued once (a count is 0..15: the
+    # twelve of a pair fit in 48 bits)
+    digits = 16 ** np.arange(6, dtype=np.int64)
+    _, first, inverse = np.unique((x @ digits) << 24 | (y @ digits), return_index=True, return_inverse=True)
+    x, y = x[first], y[first]
+    xi, yi = layout_ids(x), layout_ids(y)
     needed = int(max(x.sum(axis=1).max(), y.sum(axis=1).max()))
     table = one_sided_table(record.name, record.kernels.one_sided, variant, needed, False, flags)
-    mover = race_outcomes(table.arrays, layout_ids(x), x.sum(axis=1) == MAX_CHECKERS, layout_ids(y), y.sum(axis=1) == MAX_CHECKERS)
+    unique = race_outcomes(table.arrays, xi, x.sum(axis=1) == MAX_CHECKERS, yi, y.sum(axis=1) == MAX_CHECKERS)
     small = (x.sum(axis=1) <= TWO_SIDED_CHECKERS) & (y.sum(axis=1) <= TWO_SIDED_CHECKERS)
     if small.any():
         smaller = int(max(x[small].sum(axis=1).max(), y[small].sum(axis=1).max(), 1))
-        pairs = two_sided_table(record.name, record.kernels.two_sided, variant, smaller, flags)
-        win = pairs.win[layout_ids(x[small]), layout_ids(y[small])]
-        mover[small] = np.stack([win, np.zeros_like(win), 1.0 - win, np.zeros_like(win)], axis=1)
+        win = two_sided_table(record.name, record.kernels.two_sided, variant, smaller, flags).win[xi[small], yi[small]]
+        unique[small] = np.stack([win, np.zeros_like(win), 1.0 - win, np.zeros_like(win)], axis=1)
+    mover = unique[inverse.reshape(-1)]
+    # the mover's single win and mars, single loss and mars, as White's or Black's outcomes
     out = np.zeros((len(rows), 6))
-    # the mover's single win and mars, then its single loss and mars, as White's or Black's outcomes
-    for column, (as_white, as_black) in enumerate(((0, 3), (1, 4), (3, 0), (4, 1))):
-        out[:, as_white] += np.where(black_moves, 0.0, mover[:, column])
-        out[:, as_black] += np.where(black_moves, mover[:, column], 0.0)
+    out[np.ix_(~black_moves, [0, 1, 3, 4])] = mover[~black_moves]
+    out[np.ix_(black_moves, [3, 4, 0, 1])] = mover[black_moves]
     return out

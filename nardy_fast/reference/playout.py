@@ -27,6 +27,12 @@ def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int, trunc
     )
 
 
+def _stops(position: Position) -> bool:
+    """Where ``truncate="bearoff"`` stops a game: a bear-off position whose side to move rolls (one with a
+    pending list plays it first)."""
+    return position.is_bearoff() and not position.pending
+
+
 def python_playout(
     position_class: type[Position], args: PlayoutArgs
 ) -> Union[Records, tuple[Records, Trajectories]]:
@@ -46,7 +52,7 @@ def python_playout(
             )
         else:
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
-        while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and game.position.is_bearoff()):
+        while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
             moves = game.legal_moves()
             pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
             if args.trajectories and not args.last_only:
@@ -57,7 +63,7 @@ def python_playout(
             rows.append(game.position.to_array())
             rolls.append((0, 0))
             lengths[i] = 1 if args.last_only else game.plies + 1
-        truncated = args.truncate and not game.is_over() and game.position.is_bearoff()
+        truncated = args.truncate and not game.is_over() and _stops(game.position)
         _finish(out, i, game, index, truncated)
     if not args.trajectories:
         return out
