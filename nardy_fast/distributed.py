@@ -50,6 +50,7 @@ from .inputs import choice, integer
 from .perft import check_depth
 from .playouts import Played, PlayoutArgs, PlayoutOptions, Trajectories, check_playout, split_range
 from .position import Position
+from .registry import implementation_of
 from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
 
 __all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
@@ -124,9 +125,8 @@ def _playout_task(start: object, games: int, seed: int, options: PlayoutOptions)
 
 
 def _rollout_task(position: Position, games: int, seed: int, options: PlayoutOptions) -> Rollout:
-    """``nardy_fast.rollout`` of these options: the games of its playout, counted."""
-    records: Records = nardy_fast.playout(position, games, seed=seed, **options.keywords())
-    return Rollout.from_records(records, position.turn)
+    """``nardy_fast.rollout`` of these options, by the position's own implementation (no warning: a shard)."""
+    return implementation_of(position).roll_out(position, games, seed, options)
 
 
 def _perft_task(positions: list[Position], depth: int) -> int:

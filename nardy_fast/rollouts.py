@@ -136,6 +136,9 @@ class Rollout:
             for value in (1, 2, 3)
         )
         stopped = int(np.count_nonzero(winner == TRUNCATED))
+        if stopped and (race is None or len(race) != stopped):
+            problem = f"must give the race values of the {stopped} games stopped at a bear-off (winner -2)"
+            raise field_error(NardyError, "race", problem, None if race is None else race.shape)
         if race is None or not stopped:
             return cls(counts, int(np.count_nonzero(winner < 0)), turn)
         values = np.array([value for value, _ in cls._signed(turn)], dtype=np.float64)
