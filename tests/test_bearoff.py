@@ -938,7 +938,8 @@ def test_two_sided_batch() -> None:
 def test_tables_pickle_as_what_they_are() -> None:
     import pickle
 
-    from nardy_fast.bearoff.tables import OneSided, TwoSided, _table_of
+    from nardy_fast.bearoff.store import table_of
+    from nardy_fast.bearoff.tables import OneSided, TwoSided
 
     for table in (nardy_fast.core.one_sided("long", checkers=5), nardy_fast.core.two_sided("gulbar", checkers=2)):
         assert pickle.loads(pickle.dumps(table)) is table  # found again, never arrays read back
@@ -956,7 +957,7 @@ def test_tables_pickle_as_what_they_are() -> None:
         (([], "cython", "long", 3), "kind"),
     ]:
         with pytest.raises(NardyError, match=f"^{field}: "):
-            _table_of(*args)
+            table_of(*args)
 
 
 @pytest.mark.parametrize("key", list(TABLES))

@@ -8,6 +8,7 @@ The cache directory is ``$NARDY_FAST_CACHE`` when set, else ``$XDG_CACHE_HOME/na
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import os
 import tempfile
@@ -15,7 +16,7 @@ import threading
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -205,3 +206,24 @@ def table_of(kind: object, implementation: object, key: object, checkers: object
     if type(kind) is str and kind == "two_sided":
         return two_sided_table(record.name, record.kernels.two_sided, variant, checkers, flags)
     raise field_error(NardyError, "kind", "must be 'one_sided' or 'two_sided'", kind)
+
+
+def _one_sided_of(implementation: object, key: object, checkers: object) -> OneSided:
+    return cast(OneSided, table_of("one_sided", implementation, key, checkers))
+
+
+def _two_sided_of(implementation: object, key: object, checkers: object) -> TwoSided:
+    return cast(TwoSided, table_of("two_sided", implementation, key, checkers))
+
+
+def _one_sided_reduced(table: OneSided) -> tuple[Callable[..., OneSided], tuple[object, ...]]:
+    return (_one_sided_of, (table.implementation, table.semantics.key, table.checkers))
+
+
+def _two_sided_reduced(table: TwoSided) -> tuple[Callable[..., TwoSided], tuple[object, ...]]:
+    return (_two_sided_of, (table.implementation, table.semantics.key, table.checkers))
+
+
+# a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
+copyreg.pickle(OneSided, _one_sided_reduced)
+copyreg.pickle(TwoSided, _two_sided_reduced)

@@ -70,13 +70,6 @@ class OneSidedArrays(NamedTuple):
 OneSidedKernel = Callable[[Semantics, int], OneSidedArrays]
 TwoSidedKernel = Callable[[Semantics, int], Floats]
 
-def _table_of(kind: object, implementation: object, key: object, checkers: object) -> object:
-    """How a pickled table is loaded (:func:`nardy_fast.bearoff.store.table_of`)."""
-    from .store import table_of
-
-    return table_of(kind, implementation, key, checkers)
-
-
 def _readonly(array: Floats) -> Floats:
     array.setflags(write=False)
     return array
@@ -136,10 +129,6 @@ class OneSided:
     def __getattr__(self, name: str) -> object:
         # only for attributes never set: a table made with __new__ alone
         raise uninitialised_error(type(self).__name__)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
-        return (_table_of, ("one_sided", self.implementation, self.semantics.key, self.checkers))
 
     def __repr__(self) -> str:
         return f"<OneSided {self.semantics.key!r} table of up to {self.checkers} checkers ({self.implementation})>"
@@ -239,10 +228,6 @@ class TwoSided:
     def __getattr__(self, name: str) -> object:
         # only for attributes never set: a table made with __new__ alone
         raise uninitialised_error(type(self).__name__)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
-        return (_table_of, ("two_sided", self.implementation, self.semantics.key, self.checkers))
 
     def __repr__(self) -> str:
         return f"<TwoSided {self.semantics.key!r} table of up to {self.checkers} checkers a side ({self.implementation})>"
