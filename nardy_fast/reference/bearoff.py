@@ -34,14 +34,6 @@ Floats = npt.NDArray[np.float64]
 
 #: The variant and flags whose dice rules each table has (docs/rules.md, Bear-off tables): long and short
 #: share a table, so its moves come from long nardy.
-_VARIANTS: Mapping[str, tuple[str, Mapping[str, object]]] = {
-    "long": ("long", {}),
-    "sixone": ("sixone", {}),
-    "gulbar": ("gulbar", {}),
-    "crazy": ("crazy", {"ladder_per_value": 2}),
-    "crazy_ladder4": ("crazy", {"ladder_per_value": 4}),
-}
-assert set(_VARIANTS) == set(SEMANTICS)
 
 #: The board index of the opponent's checker: Black's point 1, White's 13 in the long family, whose variants
 #: give every table its moves (docs/rules.md, The mover's numbering). It stands past any run White can make on
@@ -54,10 +46,10 @@ _EMPTY: Layout = (0,) * POINTS
 def variant_of(semantics: Semantics) -> tuple[str, Mapping[str, object]]:
     """The variant and rule flags whose bear-off follows ``semantics`` (one of
     :data:`~nardy_fast.bearoff.semantics.SEMANTICS`)."""
-    found = _VARIANTS.get(semantics.key) if isinstance(semantics, Semantics) else None
-    if found is None or semantics_of(found[0], found[1]) != semantics:
+    known = SEMANTICS.get(semantics.key) if isinstance(semantics, Semantics) else None
+    if known is None or semantics_of(known.variant, known.flags) != semantics:
         raise field_error(NardyError, "semantics", f"must be one of the tables {tuple(SEMANTICS)}", semantics)
-    return found
+    return known.variant, known.flags
 
 
 def _layout(counts: object) -> Layout:
