@@ -30,7 +30,10 @@ def compile_args(compiler_type: str, build_temp: str) -> tuple[list[str], list[s
             raise SystemExit("NARDY_FAST_DEBUG=asan needs GCC or Clang")
         return [*(["/Od", "/Zi"] if debug else ["/O2"])], (["/DEBUG"] if debug else [])
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"] if debug_mode == "asan" else []
-    return (["-O0", "-g", *sanitize] if debug else ["-O3"]), sanitize
+    # no fused multiply-adds (Clang fuses by default where the CPU has them, arm64 say): the evaluators and the
+    # search must give the reference's floats bit for bit
+    exact = ["-ffp-contract=off"]
+    return ([*exact, "-O0", "-g", *sanitize] if debug else [*exact, "-O3"]), sanitize
 
 
 class BuildCore(build_ext):

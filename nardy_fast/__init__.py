@@ -48,6 +48,7 @@ from __future__ import annotations
 from . import dice, game, layout, zobrist
 from ._dispatch import *  # noqa: F403 - the implementation's names (see _dispatch.__all__)
 from ._dispatch import __all__ as _dispatched
+from .duel import DuelResult
 from .encodings import SCHEMES
 from .errors import (
     IllegalMoveError,
@@ -58,11 +59,13 @@ from .errors import (
     NardyWarning,
     SearchLimitError,
 )
+from .evaluation.outcomes import EVALUATORS, OUTPUTS, equity
 from .game import Game
 from .layout import WIDTH
 from .numbering import to_own, to_white
 from .perft import MAX_PERFT_DEPTH, divide, perft
 from .playouts import PlayoutOptions, Trajectories
+from .policies import Greedy
 from .position import ROLLS, Move, Step
 from .rollouts import Rollout
 from .variants import VARIANTS
@@ -84,6 +87,11 @@ __all__ = [
     "Rollout",
     "Trajectories",
     "PlayoutOptions",
+    "Greedy",
+    "DuelResult",
+    "equity",
+    "EVALUATORS",
+    "OUTPUTS",
     "NardyError",
     "InvalidPositionError",
     "InvalidNotationError",

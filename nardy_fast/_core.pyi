@@ -77,11 +77,30 @@ def playout_games(
     trajectories: bool,
     last_only: bool,
     stop: npt.NDArray[np.int32],
+    evaluator: int = -1,
+    search_plies: int = 0,
+    tables: object = None,
 ) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
     """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
     given columns, without the GIL, with ``truncate`` each to its first bear-off position; with
     ``trajectories``, the positions played (``last_only``: the last of each game) and their rolls. Returns
-    ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag)."""
+    ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag). With
+    ``evaluator`` >= 0 (a built-in evaluator's kind, reading ``tables``), each move is the first of the hint's
+    ranking at ``search_plies``, and ``policy`` is unused."""
+
+def evaluate_rows(
+    rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]
+) -> int:
+    """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5), without the GIL: -1,
+    or the index of the first row the evaluator cannot value."""
+
+def hint_values(
+    row: npt.NDArray[np.int8], d1: int, d2: int, plies: int, kind: int, tables: object
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.int8]]:
+    """Every legal move of a packed row for the roll ``d1-d2`` (0-0: its pending list) valued at ``plies`` by
+    built-in evaluator ``kind``, without the GIL: ``(children (k, 64), probabilities (k, 5), plies_reached
+    (k,))`` in legal_moves order, the probabilities seen by the row's side to move, plies_reached 0 for a move
+    the TOP filter cut."""
 
 def game_rolls(
     seed: int, games: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], stratify: bool

@@ -9,19 +9,20 @@ The package's functions are defined here, each calling the chosen implementation
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Literal, Optional, Union, overload
+from typing import Literal, Optional, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import reference
 from .batch import BatchResult
+from .duel import DuelResult
 from .encodings import Features
 from .implementation import Implementation
 from .layout import Rows
-from .playouts import Played, Policy, Records, Trajectories
+from .playouts import Played, Records, Trajectories
 from .position import Position as _Position
 from .rollouts import Rollout
 from .vector import Games as _Games
@@ -35,6 +36,8 @@ __all__ = [
     "playout",
     "rollout",
     "segment_argmax",
+    "evaluate",
+    "duel",
     "Games",
     "reference",
 ]
@@ -84,7 +87,7 @@ def playout(
     games: int,
     *,
     seed: int = ...,
-    policy: Union[str, Policy] = ...,
+    policy: object = ...,
     threads: int = ...,
     opening: str = ...,
     first_game: int = ...,
@@ -100,7 +103,7 @@ def playout(
     games: int,
     *,
     seed: int = ...,
-    policy: Union[str, Policy] = ...,
+    policy: object = ...,
     threads: int = ...,
     opening: str = ...,
     first_game: int = ...,
@@ -115,7 +118,7 @@ def playout(
     games: int,
     *,
     seed: int = 0,
-    policy: Union[str, Policy] = "random",
+    policy: object = "random",
     threads: int = 1,
     opening: str = "fresh_roll",
     first_game: int = 0,
@@ -171,8 +174,27 @@ def segment_argmax(scores: object, offsets: object) -> npt.NDArray[np.int64]:
     return RECORD.segment_argmax(scores, offsets)
 
 
+def evaluate(rows: object, evaluator: object) -> npt.NDArray[np.float64]:
+    return RECORD.evaluate(rows, evaluator)
+
+
+def duel(
+    a: object,
+    b: object,
+    variant: str,
+    games: int = 2000,
+    *,
+    seed: int = 0,
+    first_game: int = 0,
+    batch: int = 1000,
+    progress: Optional[Callable[[int], None]] = None,
+    **flags: object,
+) -> DuelResult:
+    return RECORD.duel(a, b, variant, games, seed=seed, first_game=first_game, batch=batch, progress=progress, **flags)
+
+
 # one docstring each: the implementation's method's
-for _function in (batch_children, children, encode, playout, rollout, segment_argmax):
+for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, duel):
     _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
 del _function
 

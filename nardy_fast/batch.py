@@ -5,7 +5,7 @@ child: the checks and the reference's batch, shared by both implementations.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Optional, Protocol
+from typing import TYPE_CHECKING, Optional, Protocol, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -134,3 +134,16 @@ def python_kernel(position_class: type[Position]) -> Kernel:
 #: An implementation's shortcut for one row: its children, or ``None`` for anything it leaves to the batch
 #: (a row or roll to be checked and explained, a search over its limit).
 OneRow = Callable[[object, Optional[Sequence[int]], int], Optional[Rows]]
+
+
+ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
+
+
+def handed_out(array: ArrayT) -> ArrayT:
+    """A copy of ``array`` for the policy, which the package never reads again (it keeps the original to
+    itself): read-only over an immutable ``bytes`` object, so neither it nor any array in its ``base`` chain
+    can be made writable. (An array that owns its data can always be made writable again, and memory behind
+    ``__array_interface__`` can be written by anyone: what is handed out is therefore also never read back.)
+    The children and offsets of unfinished games are at least 16 bytes, so ``tobytes`` makes a ``bytes``
+    object of their own, never one of the interpreter's shared one-byte objects."""
+    return cast(ArrayT, np.frombuffer(array.tobytes(), dtype=array.dtype).reshape(array.shape))

@@ -33,6 +33,8 @@ __all__ = [
     "rollout",
     "segment_argmax",
     "one_sided",
+    "evaluate",
+    "duel",
     "two_sided",
     "Games",
     "IMPLEMENTATION",
@@ -75,7 +77,7 @@ def _playout(args: PlayoutArgs) -> Played:
         played[part] = _core.playout_games(
             args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
             args.truncate, args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
-            args.last_only, stop,
+            args.last_only, stop, args.evaluator, args.plies, args.tables,
         )  # fmt: skip
 
     on_threads(args.threads, play)
@@ -92,6 +94,15 @@ def _playout(args: PlayoutArgs) -> Played:
         offsets[1:] = np.cumsum(lengths)
         pieces.append(Trajectories(piece[0], piece[1], offsets))
     return out, Trajectories.concatenate(pieces)
+
+
+def _hint(
+    row: npt.NDArray[np.int8], d1: int, d2: int, plies: int, kind: int, tables: object
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.int8]]:
+    """The core's hint kernel: every legal move of a checked ``row`` for the roll ``d1-d2`` (0-0: its pending
+    list) valued at ``plies`` by built-in evaluator ``kind``, searched in C without the GIL: ``(children,
+    probabilities, plies_reached)`` in legal_moves order, the probabilities seen by the row's side to move."""
+    return _core.hint_values(row, d1, d2, plies, kind, tables)
 
 
 def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:
@@ -120,6 +131,8 @@ _KERNELS = Kernels(
     one_sided=_one_sided,
     two_sided=_two_sided,
     one_row=_core.children,
+    evaluate=_core.evaluate_rows,
+    hint=_hint,
 )
 
 
@@ -139,5 +152,7 @@ encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
 segment_argmax = IMPLEMENTATION_RECORD.segment_argmax
+evaluate = IMPLEMENTATION_RECORD.evaluate
+duel = IMPLEMENTATION_RECORD.duel
 one_sided = IMPLEMENTATION_RECORD.one_sided
 two_sided = IMPLEMENTATION_RECORD.two_sided

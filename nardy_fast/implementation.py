@@ -9,9 +9,9 @@ package's functions for it (``nardy_fast.reference.playout`` is ``reference.IMPL
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Optional, Union, overload
+from typing import Literal, Optional, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,21 +20,30 @@ from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_row
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, OneSidedKernel, TwoSided, TwoSidedKernel
 from .bearoff.values import row_outcomes
+from .duel import DuelResult
+from .duel import duel as play_duel
 from .encodings import EncodeKernel, Features, check_out, check_scheme
 from .encodings import explain as explain_row
 from .errors import NardyError
+from .evaluation.evaluators import (
+    EvaluateKernel,
+    evaluate_rows,
+    resolve_evaluator,
+)
 from .layout import WIDTH, Rows
 from .lockstep import GameRolls, callable_playout
 from .playouts import (
     TRUNCATED,
     Played,
+    PlayoutArgs,
     PlayoutKernel,
     PlayoutOptions,
-    Policy,
     Records,
     Trajectories,
     check_playout,
 )
+from .policies import bind, hint_moves
+from .position import Move
 from .position import Position as BasePosition
 from .registry import register
 from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
@@ -42,7 +51,12 @@ from .segments import SegmentKernel, check_segments
 from .state import check_limit, limit_error
 from .vector import Games as BaseGames
 
-__all__ = ["Kernels", "Implementation"]
+__all__ = ["Kernels", "Implementation", "HintKernel"]
+
+#: An implementation's own search over a built-in evaluator: ``hint(row, d1, d2, plies, kind, tables)`` gives
+#: the children of a checked row for its roll, their values from the row's side to move and the plies each
+#: reached (:meth:`nardy_fast.evaluation.search.Search.hint`, in C).
+HintKernel = Callable[[npt.NDArray[np.int8], int, int, int, int, object], tuple[Rows, npt.NDArray[np.float64], npt.NDArray[np.int8]]]
 
 
 @dataclass(frozen=True)
@@ -58,7 +72,9 @@ class Kernels:
     segment_argmax: SegmentKernel
     one_sided: OneSidedKernel
     two_sided: TwoSidedKernel
+    evaluate: EvaluateKernel
     one_row: Optional[OneRow] = None
+    hint: Optional[HintKernel] = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +96,57 @@ class Implementation:
 
     def two_sided(self, variant: str, *, checkers: int = 6, **flags: object) -> TwoSided:  # noqa: D102 - TWO_SIDED_DOC
         return two_sided_table(self.name, self.kernels.two_sided, variant, checkers, flags)
+
+    def evaluate(self, rows: object, evaluator: object) -> npt.NDArray[np.float64]:
+        """The values of positions for their sides to move by ``evaluator``: (N, 5) float64 for packed rows
+        (N, 64), (5,) for one row (64,) or one ``Position``, in :data:`nardy_fast.evaluation.OUTPUTS` order
+        (win, win with mars or more, win with koks, lose with mars or more, lose with koks); their points per
+        game are :func:`nardy_fast.equity` of them.
+
+        ``evaluator`` is a built-in one's name (``"heuristic"`` for every variant, ``"pubeval"`` for short
+        nardy, ``"race"`` for races: docs/rules.md, Evaluation) or any object with an ``evaluate(rows)``
+        method, called once with read-only copies of the unfinished rows (n, 64) and returning (n, 5)
+        probabilities (checked: shape, real numbers, no NaN, nested in [0, 1]). A finished game is valued by
+        its outcome, never by the evaluator. The rows are copied and checked first, as for ``encode``; the
+        compiled core evaluates built-in evaluators in C without the GIL."""
+        checked = resolve_evaluator(evaluator)
+        if isinstance(rows, BasePosition):
+            rows = rows.to_array()
+        array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
+        values = evaluate_rows(self, check_rows(array, "rows"), checked)
+        return values[0] if array.ndim == 1 else values
+
+    def hint(
+        self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "heuristic", plies: int = 0
+    ) -> list[tuple[Move, float]]:
+        """:meth:`Position.hint` of one of this implementation's positions."""
+        return hint_moves(self, position, roll, evaluator, plies)
+
+    def duel(
+        self,
+        a: object,
+        b: object,
+        variant: str,
+        games: int = 2000,
+        *,
+        seed: int = 0,
+        first_game: int = 0,
+        batch: int = 1000,
+        progress: Optional[Callable[[int], None]] = None,
+        **flags: object,
+    ) -> DuelResult:
+        """Play ``a`` against ``b`` in ``games`` games (an even number) of ``variant`` (rule flags as keyword
+        arguments) on duplicate dice: each pair of games shares its dice (who starts, every roll, every random
+        choice: those of game ``first_game + k`` of ``seed``), with the seats swapped, so the luck of the dice
+        cancels within a pair and a policy against itself scores exactly 0. ``a`` and ``b`` are policies
+        (``"random"``, ``"first"``, a :class:`~nardy_fast.policies.Greedy`, a callable as for ``playout``) or
+        evaluators (a built-in's name, an object with ``evaluate(rows)``: its 0-ply ``Greedy``). Returns a
+        :class:`~nardy_fast.duel.DuelResult`: ``ppg`` (points per game for ``a``), its ``stderr`` over the
+        pairs, ``win_rate``, the outcome ``counts`` and each game's ``points``. ``progress(games_done)`` is
+        called after every ``batch`` pairs."""
+        return play_duel(
+            self, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, progress=progress, flags=flags
+        )
 
     def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:
         """For each segment ``i`` of ``scores`` (``offsets`` in CSR form, as ``batch_children`` and a callable
@@ -172,7 +239,7 @@ class Implementation:
         games: int,
         *,
         seed: int = ...,
-        policy: Union[str, Policy] = ...,
+        policy: object = ...,
         threads: int = ...,
         opening: str = ...,
         first_game: int = ...,
@@ -189,7 +256,7 @@ class Implementation:
         games: int,
         *,
         seed: int = ...,
-        policy: Union[str, Policy] = ...,
+        policy: object = ...,
         threads: int = ...,
         opening: str = ...,
         first_game: int = ...,
@@ -205,7 +272,7 @@ class Implementation:
         games: int,
         *,
         seed: int = 0,
-        policy: Union[str, Policy] = "random",
+        policy: object = "random",
         threads: int = 1,
         opening: str = "fresh_roll",
         first_game: int = 0,
@@ -266,8 +333,14 @@ class Implementation:
 
     def play(self, start: object, games: object, seed: object, options: PlayoutOptions) -> Played:
         """:meth:`playout` with its options as one value (:class:`~nardy_fast.playouts.PlayoutOptions`)."""
-        args = check_playout(start, games, seed, options)
-        if args.callback is not None:
+        return self._played(self.bound(check_playout(start, games, seed, options)))
+
+    def bound(self, args: PlayoutArgs) -> PlayoutArgs:
+        """A checked playout's Greedy policy bound to this implementation (:func:`~nardy_fast.policies.bind`)."""
+        return bind(self, args)
+
+    def _played(self, args: PlayoutArgs) -> Played:
+        if args.callback is not None or args.chooser is not None:
             return callable_playout(self.batch_children, self.kernels.game_rolls, args)
         return self.kernels.playout(args)
 
@@ -311,12 +384,8 @@ class Implementation:
             assert isinstance(records, np.ndarray)
             return Rollout.from_records(records, start.turn)
         # the last position of each game is all a truncated rollout needs of its trajectories
-        args = check_playout(start, games, seed, options)._replace(trajectories=True, last_only=True)
-        played = (
-            callable_playout(self.batch_children, self.kernels.game_rolls, args)
-            if args.callback is not None
-            else self.kernels.playout(args)
-        )
+        args = self.bound(check_playout(start, games, seed, options)._replace(trajectories=True, last_only=True))
+        played = self._played(args)
         assert isinstance(played, tuple)
         records, finals = played
         stopped = finals.rows[records["winner"] == TRUNCATED]

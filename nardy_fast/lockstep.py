@@ -6,14 +6,16 @@ call per ply of a batch). Turns follow :mod:`nardy_fast.game`'s contract, as the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar, Union, cast
+from typing import TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import layout
+from .batch import handed_out
 from .game import MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
-from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, check_choices, on_threads
+from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, on_threads
+from .policies import check_choices
 
 __all__ = ["BatchChildren", "GameRolls", "first_rolls", "handed_out", "lockstep_playout", "gathered", "callable_playout"]
 
@@ -53,16 +55,6 @@ def _stops(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     return stops
 
 
-def handed_out(array: ArrayT) -> ArrayT:
-    """A copy of ``array`` for the policy, which the package never reads again (it keeps the original to
-    itself): read-only over an immutable ``bytes`` object, so neither it nor any array in its ``base`` chain
-    can be made writable. (An array that owns its data can always be made writable again, and memory behind
-    ``__array_interface__`` can be written by anyone: what is handed out is therefore also never read back.)
-    The children and offsets of unfinished games are at least 16 bytes, so ``tobytes`` makes a ``bytes``
-    object of their own, never one of the interpreter's shared one-byte objects."""
-    return cast(ArrayT, np.frombuffer(array.tobytes(), dtype=array.dtype).reshape(array.shape))
-
-
 def lockstep_playout(
     batch_children: BatchChildren,
     game_rolls: GameRolls,
@@ -78,8 +70,8 @@ def lockstep_playout(
     copies of all their children (:func:`handed_out`), then each game moves to its chosen child and draws its
     next roll (none after a finished game or before a transfer segment, as :class:`Game` does). Returns early,
     ``out`` part-filled, at the first ply that finds ``stop`` set (another thread of the playout failed)."""
-    assert args.callback is not None
-    policy = args.callback
+    policy, chooser = args.callback, args.chooser
+    assert policy is not None or chooser is not None
     for begin in range(first, last, args.batch):
         end = min(begin + args.batch, last)
         numbers = np.arange(begin, end, dtype=np.int64) + args.first_game
@@ -95,7 +87,11 @@ def lockstep_playout(
                 trajectory_parts.append((active + begin, rows[active], rolls[active]))
             children, offsets, _ = batch_children(rows[active], rolls[active])
             counts = np.diff(offsets)
-            choices = check_choices(policy(handed_out(children), handed_out(offsets)), counts)
+            if chooser is not None:
+                choices = chooser(rows[active], children, offsets)
+            else:
+                assert policy is not None
+                choices = check_choices(policy(handed_out(children), handed_out(offsets)), counts)
             chosen = children[offsets[:-1] + choices]
             turns[active] += rolls[active, 0] != 0
             plies[active] += 1

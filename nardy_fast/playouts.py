@@ -22,12 +22,14 @@ from .batch import check_rows
 from .errors import NardyError, field_error
 from .game import OPENINGS, POLICIES
 from .inputs import boolean, choice, integer
+from .policies import Greedy, Policy, check_choices, resolve_policy
 from .position import Position
 from .state import State, start_state
 from .variants import VARIANTS
 
 __all__ = [
     "Policy",
+    "Chooser",
     "StopFlag",
     "Records",
     "Trajectories",
@@ -47,8 +49,10 @@ __all__ = [
 
 Records = npt.NDArray[np.void]
 
-#: A callable policy: ``policy(children, offsets) -> choices`` (see :func:`nardy_fast.playout`).
-Policy = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], object]
+
+#: A policy of the registry that sees the positions too: ``chooser(rows, children, offsets) -> choices`` for
+#: the positions ``rows`` (n, 64) to move, their children and offsets as a callable policy gets them.
+Chooser = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int64]], npt.NDArray[np.int64]]
 
 #: The stop flag of one playout, one int32 shared by its threads (the core's loop reads it without the GIL):
 #: set when any of them fails or is interrupted, and then each of the others stops within a ply.
@@ -122,7 +126,7 @@ class PlayoutOptions:
     Nothing is checked until a playout uses them (:func:`check_playout`). ``flags`` are the rule flags of a
     variant's start."""
 
-    policy: Union[str, Policy] = "random"
+    policy: object = "random"  # a policy of nardy_fast.policies
     threads: int = 1
     opening: str = "fresh_roll"
     first_game: int = 0
@@ -155,7 +159,7 @@ class PlayoutArgs(NamedTuple):
     from_start: bool
     games: int
     seed: int
-    policy: int  # the index in POLICIES, or -1 for ``callback``
+    policy: int  # the index in POLICIES (0 for a Greedy), or -1 for ``callback``
     threads: int
     opening: int  # the index in OPENINGS
     first_game: int = 0
@@ -165,6 +169,11 @@ class PlayoutArgs(NamedTuple):
     callback: Optional[Policy] = None
     truncate: bool = False  # stop each game at its first bear-off position
     last_only: bool = False  # with trajectories: only the last position of each game
+    evaluator: int = -1  # a greedy policy's built-in evaluator (its index in EVALUATORS), or -1
+    plies: int = 0  # ... and its search depth
+    tables: object = None  # ... and the tables it reads (the race evaluator's, nardy_fast.evaluation.race)
+    chooser: Optional[Chooser] = None  # a policy that sees the games' positions too (lock-step)
+    greedy: Optional[Greedy] = None  # a Greedy policy, before its implementation binds it
 
     def parts(self) -> list[tuple[int, int]]:
         """The ranges of record indices the threads play, one per thread (:func:`split_range`)."""
@@ -226,12 +235,7 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
     count = integer(games)
     if count is None or count < 1 or count >= 1 << 31:
         raise field_error(NardyError, "games", "must be a positive integer below 2**31", games)
-    callback: Optional[Policy] = None
-    name = choice(options.policy, POLICIES)
-    if callable(options.policy) and not isinstance(options.policy, str):
-        callback = options.policy
-    elif name is None:
-        raise field_error(NardyError, "policy", f"must be one of {POLICIES} or a callable", options.policy)
+    spec = resolve_policy(options.policy)
     workers = integer(options.threads)
     if workers is None or not 1 <= workers <= MAX_THREADS:
         raise field_error(NardyError, "threads", f"must be an integer 1..{MAX_THREADS}", options.threads)
@@ -256,43 +260,17 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
         from_start,
         count,
         dice.check_seed(seed),
-        -1 if name is None else POLICIES.index(name),
+        POLICIES.index(spec.kind) if spec.kind in POLICIES else 0 if spec.greedy is not None else -1,
         workers,
         OPENINGS.index(how),
         first,
         _boolean(options.stratify, "stratify"),
         size,
         _boolean(options.trajectories, "trajectories"),
-        callback,
+        spec.callback,
         truncate,
+        greedy=spec.greedy,
     )
-
-
-def check_choices(choices: object, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """What a callable policy returned, checked: one integer per game, each ``0 <= c < count``. The checks are
-    made on a copy, which alone is returned: the policy's own array may be changed meanwhile (by a thread it
-    started, say), and a choice checked must be the choice played."""
-    try:
-        array = np.array(choices)
-    except (ValueError, TypeError):
-        array = np.zeros(0, dtype=object)
-    if array.shape != counts.shape or array.dtype.kind not in "iu":
-        raise field_error(
-            NardyError,
-            "policy",
-            f"must return {len(counts)} integer choices, one per game (shape ({len(counts)},))",
-            choices,
-        )
-    wrong = (array < 0) | (array >= counts)
-    if wrong.any():
-        i = int(np.argmax(wrong))
-        raise field_error(
-            NardyError,
-            "policy",
-            f"returned choice {int(array[i])} for a game with {int(counts[i])} moves (game {i} of the call)",
-            choices,
-        )
-    return array.astype(np.int64, copy=False)
 
 
 def on_threads(threads: int, play: Callable[[int, StopFlag], None]) -> None:

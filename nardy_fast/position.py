@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copyreg
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Optional, TypeVar, Union
+from typing import ClassVar, Optional, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from . import layout, notation, race, zobrist
+from . import layout, notation, zobrist
+from .analysis import Analysis
 from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
 from .formats import Formats
@@ -22,9 +23,6 @@ from .inputs import Bools, IntLike, Ints, choice
 from .move import Engine, Move, uninitialised_error
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
-
-if TYPE_CHECKING:
-    from .bearoff.tables import RaceProbabilities
 
 __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of", "uninitialised_error"]
 
@@ -58,7 +56,7 @@ def position_of(cls: type[P], text: str) -> P:
     return cls.from_text(text)
 
 
-class Position(Formats):
+class Position(Formats, Analysis):
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
@@ -359,22 +357,6 @@ class Position(Formats):
     def is_over(self) -> bool:
         """Whether a side has borne off all 15 checkers."""
         return 15 in self._state.off
-
-    def is_race(self) -> bool:
-        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
-        return race.is_race(self._state)
-
-    def is_bearoff(self) -> bool:
-        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
-        and bear-off positions)."""
-        return race.is_bearoff(self._state)
-
-    def race_probabilities(self) -> RaceProbabilities:
-        """Single win, win with mars, single loss, loss with mars for the side to move in a bear-off
-        (:func:`nardy_fast.bearoff.race_probabilities`: exact where both sides have at most 6 checkers)."""
-        from .bearoff.values import race_probabilities
-
-        return race_probabilities(self)
 
     def winner(self) -> Optional[str]:
         """``"white"`` or ``"black"`` once the game is over, else ``None``."""

@@ -261,7 +261,7 @@ def rollout_options(
     """The playout options of a rollout, from ``rollout``'s keyword arguments and their defaults (stratified
     rolls); an unknown keyword is a ``TypeError``, as for any function."""
     return PlayoutOptions(
-        policy=policy,  # type: ignore[arg-type]  # checked with the playout's options
+        policy=policy,  # checked with the playout's options
         stratify=stratify,
         threads=threads,
         first_game=first_game,

@@ -70,7 +70,7 @@ def _flag(value: object, name: str) -> bool:
 
 
 def check_choices(choices: object, counts: Ints, slots: Ints) -> Ints:
-    """The choices of a step, checked as a callable policy's are (:func:`nardy_fast.playouts.check_choices`):
+    """The choices of a step, checked as a callable policy's are (:func:`nardy_fast.policies.check_choices`):
     one integer per unfinished game, each ``0 <= c < count``, read once into a copy of our own, which alone is
     played."""
     try:

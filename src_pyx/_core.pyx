@@ -25,7 +25,7 @@ cimport numpy as cnp
 from bits cimport (
     NARDY_CHECK, NARDY_FAST_DEBUG, __builtin_bswap64, byte_sum, bytes_from, ctz, gather, half_turn, hibit,
     negated, nonzero_bytes)
-from nardy_types cimport WIDTH, Gen, Node, NodeBuf, Pos, Result, Table
+from nardy_types cimport WIDTH, Evaluator, Gen, Node, NodeBuf, Pos, Result, Table
 
 from nardy_fast import board as _board
 from nardy_fast import layout as _layout
@@ -73,6 +73,11 @@ include "api_moves.pxi"
 include "perft.pxi"
 include "api_batch.pxi"
 include "bearoff.pxi"
+include "race_eval.pxi"
+include "pubeval.pxi"
+include "heuristic.pxi"
+include "evaluate.pxi"
+include "hint.pxi"
 include "games.pxi"
 include "encode.pxi"
 include "segments.pxi"

@@ -1,7 +1,7 @@
 # The batch API over packed rows (nardy_fast.batch): children in CSR form, output buffers handed to NumPy and
 # kept as spares when freed.
 # Uses: tables, memory, gate, rules, search, results, api_moves.
-# Offers: nothing.
+# Offers: roll_ok.
 
 cdef struct Out:
     Pos *rows

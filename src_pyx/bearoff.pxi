@@ -3,7 +3,7 @@
 # side whose checkers are all home (every die can be played there, no opponent matters), the one-sided and
 # two-sided builders over it, and the bear-off test of a position (Races and bear-off positions).
 # Uses: tables, memory.
-# Offers: pos_is_bearoff.
+# Offers: pos_is_bearoff, bo_id.
 
 cdef enum:
     BO_POINTS = 6

@@ -2,7 +2,7 @@
 # (docs/rules.md, Who starts: who starts, the opening roll; moves, extra rolls and transfer segments follow
 # from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
 # playout loop without the GIL.
-# Uses: tables, memory, gate, rules, search, results, api_moves, bearoff.
+# Uses: tables, memory, gate, rules, search, results, bearoff, hint.
 # Offers: nothing.
 
 cdef enum:
@@ -80,24 +80,6 @@ cdef int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n)
         j += 1
 
 
-cdef int game_points(const Pos *p) noexcept nogil:
-    """Points the winner of a finished game scores (docs/rules.md, Game end and scoring; ``points``): 1; mars
-    2 when the loser bore off none; koks 3 where the variant has it, when that loser also has a checker on the
-    bar or in the winner's home (White's points 1..6 for White; for Black in short nardy, White's 19..24)."""
-    cdef int won = 0 if p.off[0] == 15 else 1
-    cdef int lost = 1 - won
-    cdef int i
-    cdef bint in_home = False
-    if p.off[lost] > 0:
-        return 1
-    if V_KOKS[p.variant]:
-        for i in range(6):
-            in_home = in_home or (p.board[i] < 0 if won == 0 else p.board[18 + i] > 0)
-        if p.bar[lost] > 0 or in_home:
-            return 3
-    return 2
-
-
 cdef struct Traj:
     Pos *rows
     int8_t *rolls  # two per row
@@ -158,16 +140,20 @@ cdef inline bint rolls_next(const Pos *p) noexcept nogil:
 
 cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
                    bint truncate, uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner,
-                   int8_t *points, Traj *traj, bint last_only, const volatile int32_t *stop) noexcept nogil:
+                   int8_t *points, Traj *traj, bint last_only, const volatile int32_t *stop, SearchCtx *greedy,
+                   int greedy_plies) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
     end, or with ``truncate`` to its first bear-off position (winner -2, nardy_fast.playouts.TRUNCATED), as
     ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions (``last_only``: its last one)
     to ``traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds ``stop[0]``
-    set (volatile: another thread sets it while this one runs)."""
+    set (volatile: another thread sets it while this one runs). Each move is the first (``first_policy``), a
+    seeded random one, or with ``greedy`` (not NULL) the first of the hint's ranking at ``greedy_plies``
+    (``hint_rank``; ``g`` is then unused)."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef uint64_t rolls = 0
     cdef int64_t pick
+    cdef int32_t best = 0
     memcpy(&p, start, sizeof(Pos))
     plies[0] = 0
     turns[0] = 0
@@ -183,12 +169,18 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             return GAMES_STOPPED
         if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
             return E_MEMORY
-        setup(g, &p, d1, d2)
-        count = search(g)
-        if count < 0:
-            return count
-        pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
-        result_pos(g, &p, &g.res[pick], d1, d2, &after, &extra)
+        if greedy != NULL:
+            count = hint_rank(greedy, &p, d1, d2, greedy_plies, &best)
+            if count < 0:
+                return count
+            after = greedy.lv[0].rows[best]
+        else:
+            setup(g, &p, d1, d2)
+            count = search(g)
+            if count < 0:
+                return count
+            pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
+            result_pos(g, &p, &g.res[pick], d1, d2, &after, &extra)
         turns[0] += d1 != 0
         plies[0] += 1
         p = after
@@ -207,7 +199,8 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
 cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
                     bint first_policy, bint stratify, bint truncate, uint64_t seed, int64_t number0, int64_t first,
                     int64_t last, int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj,
-                    bint last_only, const volatile int32_t *stop) noexcept nogil:
+                    bint last_only, const volatile int32_t *stop, SearchCtx *greedy,
+                    int greedy_plies) noexcept nogil:
     """Records ``first`` up to ``last``, record ``i`` being game number ``number0 + i`` from start
     ``(number0 + i) % nstarts``; 0, an ``E_*`` code or ``GAMES_STOPPED`` (see ``play_game``)."""
     cdef int64_t i, number
@@ -216,7 +209,7 @@ cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start,
         number = number0 + i
         status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, truncate,
                            seed, <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj, last_only,
-                           stop)
+                           stop, greedy, greedy_plies)
         if status < 0:
             return status
     return 0
@@ -225,7 +218,7 @@ cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start,
 def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
                   int opening, bint stratify, bint truncate, int64_t number0, int64_t first, int64_t last,
                   int8_t[::1] winner, int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
-                  bint last_only, int32_t[::1] stop):
+                  bint last_only, int32_t[::1] stop, int evaluator=-1, int search_plies=0, object tables=None):
     """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
     record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
     ranges of the same columns at once). With ``trajectories``, returns the positions played (``last_only``:
@@ -233,8 +226,14 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
 
     ``stop`` is the playout's stop flag, one int32 shared by its threads: once another thread sets it (the
     playout failed or was interrupted there), this one returns ``None`` within a ply, its columns part-filled,
-    instead of playing the rest of its range; the caller raises the other thread's exception."""
+    instead of playing the rest of its range; the caller raises the other thread's exception.
+
+    ``evaluator`` >= 0 (a kind of ``evaluator_from``, with its ``tables``) plays greedily: the first move of the
+    hint's ranking at ``search_plies`` (``hint_rank``), ``policy`` then unused."""
     cdef Generator workspace
+    cdef SearchCtx ctx
+    cdef SearchCtx *greedy = NULL
+    cdef list held = []
     cdef int status
     cdef const Pos *rows
     cdef int64_t nstarts = starts.shape[0], i
@@ -249,16 +248,20 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
         if not pos_ok(&rows[i]) or is_over(&rows[i]):
             raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
     memset(&traj, 0, sizeof(Traj))
+    memset(&ctx, 0, sizeof(SearchCtx))
     workspace = take_workspace(0)
     try:
+        if evaluator >= 0:
+            search_open(&ctx, held, evaluator, tables, search_plies)
+            greedy = &ctx
         with nogil:
             status = play_games(workspace.g, rows, nstarts, from_start, opening == OPENING_SINGLE_DICE,
                                 policy == POLICY_FIRST, stratify, truncate, seed,
                                 number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
-                                &traj if trajectories else NULL, last_only, &stop[0])
+                                &traj if trajectories else NULL, last_only, &stop[0], greedy, search_plies)
         if status == GAMES_STOPPED:
             return None
-        search_status(status, 0)
+        hint_status(status, &ctx)
         if not trajectories:
             return None
         dims[0] = traj.n
@@ -273,6 +276,7 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
     finally:
         free(traj.rows)
         free(traj.rolls)
+        search_close(&ctx, held)
         give_back(workspace)
 
 

@@ -102,3 +102,14 @@ ctypedef struct Gen:
     # nodes between two looks for a pending signal (Ctrl-C)
     int64_t limit
     uint32_t ticks
+
+# A built-in evaluator (nardy_fast.evaluation.EVALUATORS) and the tables it reads: the race evaluator's
+# bear-off tables of the positions' variant (nardy_fast.bearoff), read-only, kept alive by the caller.
+ctypedef struct Evaluator:
+    int kind               # the index in EVALUATORS
+    int parent_race        # pubeval: the weight set of the position before the move (1 race, 0 contact), -1 the row's own
+    int64_t n1             # layouts in the one-sided table (0: none)
+    const double *dist     # its dist, (n1, MAX_TURNS + 1) in C order
+    const double *dist_first
+    int64_t n2             # layouts in the two-sided table (0: none)
+    const double *two_win  # its win, (n2, n2) in C order

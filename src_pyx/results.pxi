@@ -1,7 +1,7 @@
 # The next state of each result (docs/rules.md, What follows a move; remainder: Gulbar transfers; extra
 # roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time.
 # Uses: tables, numbering, gate.
-# Offers: is_over, result_pos, write_results.
+# Offers: is_over, result_pos, write_results, game_points.
 
 cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
                          int *extra) noexcept nogil:
@@ -134,3 +134,21 @@ cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, u
 
 cdef inline bint is_over(const Pos *p) noexcept nogil:
     return p.off[0] == 15 or p.off[1] == 15
+
+
+cdef int game_points(const Pos *p) noexcept nogil:
+    """Points the winner of a finished game scores (docs/rules.md, Game end and scoring; ``points``): 1; mars
+    2 when the loser bore off none; koks 3 where the variant has it, when that loser also has a checker on the
+    bar or in the winner's home (White's points 1..6 for White; for Black in short nardy, White's 19..24)."""
+    cdef int won = 0 if p.off[0] == 15 else 1
+    cdef int lost = 1 - won
+    cdef int i
+    cdef bint in_home = False
+    if p.off[lost] > 0:
+        return 1
+    if V_KOKS[p.variant]:
+        for i in range(6):
+            in_home = in_home or (p.board[i] < 0 if won == 0 else p.board[18 + i] > 0)
+        if p.bar[lost] > 0 or in_home:
+            return 3
+    return 2

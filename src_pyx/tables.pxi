@@ -14,6 +14,7 @@ cdef enum:
     E_MEMORY = -1      # memory ran out
     E_LIMIT = -2       # a level needed more nodes than Gen.limit (max_results)
     E_SIGNAL = -3      # a signal handler raised (Ctrl-C): its exception is set
+    E_EVALUATOR = -4   # an evaluator cannot value a position (the race evaluator, a position in contact)
     # a depth-first search of up to four dice never holds this many positions after one number of steps
     # (after k equal dice a board is a multiset of k step kinds: 24 points, the bar and the special,
     # C(26 + 4 - 1, 4) = 23,751 at k = 4; two different dice give at most (26 * 2)^2), so a search with a

@@ -13,7 +13,9 @@
 #
 # Environment: CHECK_DIST_TOOL_PYTHON (default python3) runs the tools, builds the first wheel and runs the
 # whole suite, with CHECK_DIST_FULL_ENV (default "NARDY_FAST_IMPLEMENTATION=cython HYPOTHESIS_PROFILE=dev";
-# "NARDY_FAST_IMPLEMENTATION= HYPOTHESIS_PROFILE=ci" runs both implementations, fully, and takes much longer);
+# "NARDY_FAST_IMPLEMENTATION= HYPOTHESIS_PROFILE=ci" runs both implementations, fully, and takes much longer)
+# and CHECK_DIST_FULL_MARK (default "not slow": the tests marked slow, which the source tree's run covers,
+# are left out; "" runs them too);
 # CHECK_DIST_PYTHONS="python3.12 /path/to/python3.10 ..." replaces the search for CPythons (on PATH as
 # python3.N, and pyenv's); CHECK_DIST_MIN_PYTHONS (default 1) is how many versions must be found;
 # CHECK_DIST_KEEP=1 keeps the scratch directory. The last line is "check_dist: PASS ..." or "check_dist: FAIL ...".
@@ -156,8 +158,8 @@ install_and_test() {
     if [[ $scope == full ]]; then
         # shellcheck disable=SC2086  # CHECK_DIST_FULL_ENV is a list of NAME=value words
         (cd "$WORK" && env PATH="$venv/bin:$SHIM" CC=/bin/false CXX=/bin/false $FULL_ENV \
-            "$venv/bin/python" "$ROOT/tools/test_installed.py" "$ROOT" -q) || return 1
-        scope="whole suite; $FULL_ENV"
+            "$venv/bin/python" "$ROOT/tools/test_installed.py" "$ROOT" -q ${FULL_MARK:+-m "$FULL_MARK"}) || return 1
+        scope="whole suite${FULL_MARK:+, -m '$FULL_MARK'}; $FULL_ENV"
     else
         (cd "$WORK" && env PATH="$venv/bin:$SHIM" CC=/bin/false CXX=/bin/false NARDY_FAST_IMPLEMENTATION=cython \
             "$venv/bin/python" "$ROOT/tools/test_installed.py" "$ROOT" -q -x "${FAST_TESTS[@]}") || return 1
@@ -167,6 +169,7 @@ install_and_test() {
     echo "$tag $plat: $summary in $((SECONDS - t0))s ($scope)" >"$WORK/result-$v.txt"
 }
 FULL_ENV=${CHECK_DIST_FULL_ENV:-NARDY_FAST_IMPLEMENTATION=cython HYPOTHESIS_PROFILE=dev}
+FULL_MARK=${CHECK_DIST_FULL_MARK-not slow}
 
 # The tools' own Python runs the whole suite in the background, on the wheel built from the sdist above,
 # while the other versions' wheels are built from the sdist and tested one after the other.

@@ -21,6 +21,8 @@ __all__ = [
     "GnubgGame",
     "gnubg_game",
     "gnubg_games",
+    "gnubg_greedy_game",
+    "gnubg_greedy_games",
 ]
 
 #: How to add GNU Backgammon to the bench: an optional peer (the package's only run-time dependency is
@@ -149,6 +151,45 @@ def gnubg_games(games: int, seed: int = SEED) -> Callable[[], Count]:
     def work() -> Count:
         rng = random.Random(seed)
         played = [gnubg_game(rng) for _ in range(games)]
+        return Count(len(played), sum(game.plies for game in played))
+
+    return work
+
+
+def gnubg_greedy_game(rng: random.Random) -> GnubgGame:
+    """One game of short nardy played by GNU Backgammon's 0-ply neural net for both sides: the self-play loop
+    a Python program would write around ``gnubg_nn.best_move(board, d1, d2, n=0)``, with the dice and the
+    opening of :func:`gnubg_game`."""
+    import gnubg_nn
+
+    best, board_of, randint = gnubg_nn.best_move, gnubg_nn.board_from_position_key, rng.randint
+    white, black = randint(1, 6), randint(1, 6)
+    while white == black:
+        white, black = randint(1, 6), randint(1, 6)
+    side = 0 if white > black else 1
+    board: Board = _gnubg_start()
+    plies = 0
+    while True:
+        d1, d2 = randint(1, 6), randint(1, 6)
+        move, key = best(board, d1, d2, n=0, b=1)
+        plies += 1
+        if move:
+            # the key is the next board, [the mover, the side now on roll]
+            player, opponent = board_of(key)
+            if not any(player):
+                return GnubgGame(side, _gnubg_points(opponent), plies, (opponent, player))
+            board = (player, opponent)
+        else:
+            board = (board[1], board[0])
+        side ^= 1
+
+
+def gnubg_greedy_games(games: int, seed: int = SEED) -> Callable[[], Count]:
+    """``games`` games of :func:`gnubg_greedy_game`, the dice of ``random.Random(seed)``."""
+
+    def work() -> Count:
+        rng = random.Random(seed)
+        played = [gnubg_greedy_game(rng) for _ in range(games)]
         return Count(len(played), sum(game.plies for game in played))
 
     return work

@@ -12,11 +12,15 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
             mean game length and speed; --out writes every game's record (CSV, JSON or .npy)
   rollout   play a position out many times and print the probability of each result, with its standard
             error, and the equity of the side to move
+  duel      play two players (random, first or a built-in evaluator searching 0..2 plies) against each
+            other on duplicate dice and print the first one's points per game, its standard error, win
+            rate and results
+  hint      rank every legal move of a position for a roll by an evaluator's equity, best first
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
 
-The long commands (bench, perft, playout, rollout) draw their progress on stderr: percent done and time
-left. Bad input prints one line on stderr, naming the option and quoting the value, and exits with status 2;
-Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
+The long commands (bench, perft, playout, rollout, duel) draw their progress on stderr: percent done and
+time left. Bad input prints one line on stderr, naming the option and quoting the value, and exits with
+status 2; Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
 (docs/rules.md describes the text and the rules of every variant).
 """
 
@@ -31,7 +35,7 @@ from collections.abc import Sequence
 from typing import Optional, Protocol
 
 from ..errors import NardyError, quote
-from . import bench, corpus, perft, playout, rollout
+from . import bench, corpus, duel, hint, perft, playout, rollout
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -59,6 +63,8 @@ _COMMANDS: dict[str, _Command] = {
     "perft": perft,
     "playout": playout,
     "rollout": rollout,
+    "duel": duel,
+    "hint": hint,
     "corpus": corpus,
 }
 

@@ -8,13 +8,14 @@ import argparse
 import ast
 import contextlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import NoReturn, Optional
 
 from .. import Position
 from ..errors import QUOTE_LIMIT, NardyError, quote
 from ..game import POLICIES
 from ..position import Position as AnyPosition
+from ..variants import flag_from_text
 
 __all__ = [
     "UsageError",
@@ -27,6 +28,8 @@ __all__ = [
     "errors_of",
     "parse_position",
     "play_options",
+    "flag_option",
+    "flags_of",
 ]
 
 
@@ -154,27 +157,32 @@ _FIELD_OPTIONS = {
     "opening": "--opening",
     "stratify": "--no-stratify",
     "size": "--size",
+    "plies": "--plies",
+    "evaluator": "--evaluator",
 }
 
 
-def _library_message(error: NardyError, option: str) -> str:
+def _library_message(error: NardyError, option: str, fields: Optional[Mapping[str, str]] = None) -> str:
     """A library error as ``<option>: <problem>``: its field replaced by the option that gave the value when
-    the field is one the command line sets, else ``option`` put in front."""
+    the field is one the command line sets (``fields``, else :data:`_FIELD_OPTIONS`), else ``option`` put in
+    front."""
+    known = _FIELD_OPTIONS if fields is None else fields
     message = one_line(str(error))
     match = re.fullmatch(r"(\w+)(?:\[\d+\])?: (.*)", message)
-    if match and match[1] in _FIELD_OPTIONS:
-        return f"{_FIELD_OPTIONS[match[1]]}: {match[2]}"
+    if match and match[1] in known:
+        return f"{known[match[1]]}: {match[2]}"
     return f"{option}: {message}"
 
 
 @contextlib.contextmanager
-def errors_of(option: str) -> Iterator[None]:
+def errors_of(option: str, fields: Optional[Mapping[str, str]] = None) -> Iterator[None]:
     """Turn the library's errors for bad input into :class:`UsageError` naming ``option`` (or the option of
-    the field the error names)."""
+    the field the error names: ``fields`` maps fields to options where a command's own differ from
+    :data:`_FIELD_OPTIONS`)."""
     try:
         yield
     except NardyError as error:
-        raise UsageError(_library_message(error, option)) from None
+        raise UsageError(_library_message(error, option, fields)) from None
 
 
 def parse_position(text: str, option: str = "--position", *, unfinished: bool = False) -> AnyPosition:
@@ -211,3 +219,32 @@ def play_options(parser: Parser) -> None:
         metavar="T",
         help="threads the compiled core plays on; the results never depend on it (default: %(default)s)",
     )
+
+
+def _rule_flag(text: str) -> tuple[str, object]:
+    """An argparse ``type``: ``NAME=VALUE``, a rule flag as the position text writes it, as its name and the
+    value it reads (checked for the variant later, by the library)."""
+    name, equals, value = text.partition("=")
+    if not equals or re.fullmatch(r"\w+", name) is None:
+        raise argparse.ArgumentTypeError(
+            f"must be NAME=VALUE, a rule flag as the position text writes it (got {quote(text)})"
+        )
+    return name, flag_from_text(name, value)
+
+
+def flag_option(parser: Parser) -> None:
+    """The ``--flag NAME=VALUE`` option (repeated for several flags): the rule flags of the variant."""
+    parser.add_argument(
+        "--flag",
+        type=_rule_flag,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule flag of the variant as the position text writes it, e.g. ladder_per_value=4 or "
+        "block_check=per_step (docs/rules.md, Rule flags); repeat it for several flags (default: none)",
+    )
+
+
+def flags_of(args: argparse.Namespace) -> dict[str, object]:
+    """The rule flags ``--flag`` gave, by name (a flag given twice: its last value)."""
+    return dict(args.flag)

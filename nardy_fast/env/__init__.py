@@ -1,7 +1,7 @@
 """Reinforcement-learning environments: a PettingZoo AEC environment for two agents and a Gymnasium
-single-agent wrapper that plays against a built-in opponent (the ``env`` extra, which brings PettingZoo and
-Gymnasium: ``pip install -e ".[env]"`` from a clone, ``pip install "<the wheel file>[env]"`` from a wheel;
-nothing else in the package imports them). Importing this module registers the single-agent environment of
+single-agent wrapper that plays against any policy of :mod:`nardy_fast.policies` (the ``env`` extra, which
+brings PettingZoo and Gymnasium: ``pip install -e ".[env]"`` from a clone, ``pip install "<the wheel
+file>[env]"`` from a wheel; nothing else in the package imports them). Importing this module registers the single-agent environment of
 every variant with Gymnasium: ``gymnasium.make("nardy_fast/long-v0")`` (:data:`ENV_IDS`), with the keyword
 arguments of :class:`SingleAgentEnv`.
 

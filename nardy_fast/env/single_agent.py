@@ -12,9 +12,13 @@ import numpy.typing as npt
 
 from .. import dice
 from ..errors import NardyError, field_error
-from ..game import Game
+from ..evaluation.evaluators import SERVES, Builtin, Evaluator
+from ..evaluation.outcomes import EVALUATORS
+from ..game import POLICIES, Game
 from ..inputs import IntLike, choice, integer
+from ..policies import Greedy, PolicySpec, resolve_policy
 from ..position import Move
+from ..registry import implementation_of
 from .aec import NardyEnv
 from .checks import (
     AGENTS,
@@ -23,13 +27,13 @@ from .checks import (
     RENDER_MODES,
     Observation,
     check_start,
-    read_only_rows,
 )
 
 __all__ = ["OPPONENTS", "SingleAgentEnv"]
 
-#: The built-in opponents of :class:`SingleAgentEnv` (a callable is the third kind).
-OPPONENTS = ("random", "first")
+#: The opponents of :class:`SingleAgentEnv` a name gives: the policies (:data:`nardy_fast.game.POLICIES`) and
+#: the built-in evaluators (each the 0-ply :class:`~nardy_fast.Greedy` of its evaluator).
+OPPONENTS = (*POLICIES, *EVALUATORS)
 
 #: A callable opponent: the playout policy's signature ``policy(children, offsets) -> choices`` for one game.
 Opponent = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], object]
@@ -54,12 +58,18 @@ def _check_illegal_reward(illegal_reward: object) -> Optional[float]:
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of :class:`NardyEnv` as a Gymnasium environment, the other seat played by ``opponent``.
 
-    ``opponent`` is ``"random"`` (a uniform choice among all the legal moves, drawn from the game's dice
-    seed: :func:`nardy_fast.dice.choice` of (seed, game number, ply), the choice ``playout(policy="random")``
-    makes), ``"first"`` (the first legal move) or a callable with the playout policy's signature,
-    ``opponent(children, offsets) -> choices``, called with the children rows (n, 64) of every legal move
-    and ``offsets = [0, n]`` (read-only arrays no call can make writable) and returning one choice (a sequence of one integer ``0 <= c < n``). The opponent
-    is not limited to ``max_actions``.
+    ``opponent`` is any policy of :mod:`nardy_fast.policies`, which chooses its moves as it does in a playout
+    or a duel: ``"random"`` (a uniform choice among all the legal moves, drawn from the game's dice seed:
+    :func:`nardy_fast.dice.choice` of (seed, game number, ply), the choice ``playout(policy="random")``
+    makes), ``"first"`` (the first legal move), a :class:`~nardy_fast.Greedy` (the first move of
+    :meth:`Position.hint` with its evaluator and plies), an evaluator (a built-in one's name of
+    :data:`nardy_fast.EVALUATORS` or any object with an ``evaluate(rows)`` method: its 0-ply ``Greedy``), or
+    a callable with the playout policy's signature, ``opponent(children, offsets) -> choices``, called with
+    the children rows (n, 64) of every legal move and ``offsets = [0, n]`` (read-only arrays no call can make
+    writable) and returning one choice (a sequence of one integer ``0 <= c < n``). The opponent is not
+    limited to ``max_actions``. A built-in evaluator that does not serve the variant (``"pubeval"`` outside
+    short nardy) is refused here; the ``"race"`` evaluator values races only, so it suits games started from
+    a race (``reset(options={"start": ...})``).
 
     Spaces, seeds, actions and rewards are the AEC environment's (:mod:`nardy_fast.env`), seen from ``seat``
     (``"white"`` or ``"black"``): an episode is one game; ``reset`` and ``step`` return once it is ``seat``'s
@@ -85,7 +95,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self,
         variant: str = "long",
         *,
-        opponent: Union[str, Opponent] = "random",
+        opponent: Union[str, Greedy, Opponent, Evaluator] = "random",
         seat: str = "white",
         scheme: str = "nardy",
         max_actions: IntLike = DEFAULT_MAX_ACTIONS,
@@ -97,19 +107,28 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         checked_seat = choice(seat, AGENTS)
         if checked_seat is None:
             raise field_error(NardyError, "seat", f"must be one of {AGENTS}", seat)
-        # a string is a built-in name or nothing (a callable str subclass is no opponent); the kind is kept
-        # apart so that a callable is never compared with a name
+        # a string is a known name or nothing (a callable str subclass is no opponent), and it is passed on as
+        # the plain name, so that the registry never compares the caller's object
+        given: object = opponent
         if isinstance(opponent, str):
-            kind = choice(opponent, OPPONENTS)
-        else:
-            kind = "callable" if callable(opponent) else None
-        if kind is None:
-            raise field_error(NardyError, "opponent", f"must be one of {OPPONENTS} or a callable", opponent)
+            given = choice(opponent, OPPONENTS)
+            if given is None:
+                raise field_error(
+                    NardyError,
+                    "opponent",
+                    f"must be one of {OPPONENTS}, a Greedy, an evaluator or a callable",
+                    opponent,
+                )
+        spec = resolve_policy(given, "opponent", evaluators=True)
         #: The AEC environment underneath (its ``game`` is the game being played).
         self.aec = NardyEnv(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
+        _check_served(spec, self.aec.variant, opponent)
         self.seat = checked_seat
-        self.opponent = opponent if kind == "callable" else kind
-        self._kind = kind
+        #: The opponent as given (a name as the plain string).
+        self.opponent: object = given
+        self._policy = (
+            spec if spec.callback is None else PolicySpec("callable", callback=_one_choice(spec.callback))
+        )
         self._illegal = False  # the episode ended on a masked-out action
         self.render_mode = self.aec.render_mode
         self.observation_space = self.aec.observation_space(checked_seat)
@@ -185,20 +204,53 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return reward
 
     def _choose(self, game: Game, moves: list[Move]) -> int:
-        if self._kind == "random":
-            return dice.choice(game.seed, game.game, game.plies, len(moves))
-        if self._kind == "first" or not callable(self.opponent):
-            return 0
-        children = read_only_rows([move.result.to_array() for move in moves])
-        offsets = np.frombuffer(np.array([0, len(moves)], dtype=np.int64).tobytes(), dtype=np.int64)
-        choices = self.opponent(children, offsets)
+        """The opponent's choice among ``moves``, the legal moves of ``game`` now (their results' rows as a
+        playout hands them to its policy: one position, game ``game.game`` of ``game.seed`` at ply
+        ``game.plies``)."""
+        position = game.position
+        children = np.stack([move.result.to_array() for move in moves])
+        picks = self._policy.choose(
+            implementation_of(position),
+            position.to_array()[None, :],
+            children,
+            np.array([0, len(moves)], dtype=np.int64),
+            np.array([game.game], dtype=np.int64),
+            np.array([game.plies], dtype=np.int64),
+            game.seed,
+        )
+        return int(picks[0])
+
+
+def _check_served(spec: PolicySpec, variant: str, opponent: object) -> None:
+    """A greedy opponent's built-in evaluator must serve ``variant``."""
+    evaluator = spec.greedy.resolved if spec.greedy is not None else None
+    if isinstance(evaluator, Builtin):
+        served = SERVES.get(evaluator.name)
+        if served is not None and variant not in served:
+            problem = (
+                f"evaluator {evaluator.name!r} evaluates {' and '.join(served)} nardy only, not {variant}"
+            )
+            raise field_error(NardyError, "opponent", problem, opponent)
+
+
+def _one_choice(
+    opponent: Opponent,
+) -> Callable[[npt.NDArray[np.int8], npt.NDArray[np.int64]], npt.NDArray[np.int64]]:
+    """``opponent`` as a policy of one game whose answer is checked as the environment words it: one
+    integer choice among the ``n`` children it was shown."""
+
+    def policy(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        choices = opponent(children, offsets)
         try:
             array = np.array(choices)  # a copy: the opponent's own array may change after it is checked
         except Exception:  # a returned object that cannot be read is no choice
             array = np.zeros(0, dtype=object)
-        choice = int(array[0]) if array.shape == (1,) and array.dtype.kind in "iu" else -1
-        if not 0 <= choice < len(moves):
+        picked = int(array[0]) if array.shape == (1,) and array.dtype.kind in "iu" else -1
+        count = len(children)
+        if not 0 <= picked < count:
             raise field_error(
-                NardyError, "opponent", f"must return one choice 0 <= c < {len(moves)} (shape (1,))", choices
+                NardyError, "opponent", f"must return one choice 0 <= c < {count} (shape (1,))", choices
             )
-        return choice
+        return np.array([picked], dtype=np.int64)
+
+    return policy

@@ -18,6 +18,7 @@ from ..position import Position as _Position
 from ..segments import python_kernel as python_segments
 from ..vector import Games as _Games
 from .engine import legal_moves
+from .evaluate import evaluate_rows
 from .playout import python_playout
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "rollout",
     "segment_argmax",
     "one_sided",
+    "evaluate",
+    "duel",
     "two_sided",
     "Games",
     "IMPLEMENTATION",
@@ -75,6 +78,7 @@ _KERNELS = Kernels(
     segment_argmax=python_segments,
     one_sided=_one_sided,
     two_sided=_two_sided,
+    evaluate=evaluate_rows,
 )
 
 
@@ -94,5 +98,7 @@ encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
 rollout = IMPLEMENTATION_RECORD.rollout
 segment_argmax = IMPLEMENTATION_RECORD.segment_argmax
+evaluate = IMPLEMENTATION_RECORD.evaluate
+duel = IMPLEMENTATION_RECORD.duel
 one_sided = IMPLEMENTATION_RECORD.one_sided
 two_sided = IMPLEMENTATION_RECORD.two_sided

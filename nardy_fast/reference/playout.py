@@ -11,7 +11,9 @@ import numpy.typing as npt
 from .. import dice, layout
 from ..game import MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
 from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
-from ..position import Position
+from ..policies import greedy_choices
+from ..position import Move, Position
+from ..registry import implementation_of
 
 __all__ = ["python_playout"]
 
@@ -31,6 +33,17 @@ def _stops(position: Position) -> bool:
     """Where ``truncate="bearoff"`` stops a game: a bear-off position whose side to move rolls (one with a
     pending list plays it first)."""
     return position.is_bearoff() and not position.pending
+
+
+def _greedy(args: PlayoutArgs, game: Game, moves: list[Move]) -> int:
+    """A Greedy policy's move: the first of the position's hint."""
+    assert args.greedy is not None
+    position = game.position
+    record = implementation_of(position)
+    rows = position.to_array()[None, :]
+    children, offsets, _ = record.batch_children(rows, game.roll or (0, 0))
+    assert len(children) == len(moves)
+    return int(greedy_choices(record, args.greedy, rows, children, offsets)[0])
 
 
 def python_playout(
@@ -54,7 +67,10 @@ def python_playout(
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
         while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
             moves = game.legal_moves()
-            pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
+            if args.greedy is not None:
+                pick = _greedy(args, game, moves)
+            else:
+                pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
             if args.trajectories and not args.last_only:
                 rows.append(game.position.to_array())
                 rolls.append(game.roll or (0, 0))

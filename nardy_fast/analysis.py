@@ -1,0 +1,71 @@
+"""What a position says about who is winning: race detection, race values, evaluation and hints
+(docs/rules.md, Races and bear-off positions; Evaluation and search). A base of ``Position``, so that the
+class stays one concern; each method uses the position's own implementation (its tables and kernels)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from . import race
+from .state import State
+
+if TYPE_CHECKING:
+    from .bearoff.tables import RaceProbabilities
+    from .move import Move
+
+__all__ = ["Analysis"]
+
+
+class Analysis:
+    """Race detection, race values, evaluation and hints of a position."""
+
+    __slots__ = ()
+
+    @property
+    def state(self) -> State:
+        """The position's state (``Position`` defines it)."""
+        raise NotImplementedError  # Position's
+
+    def is_race(self) -> bool:
+        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
+        return race.is_race(self.state)
+
+    def is_bearoff(self) -> bool:
+        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
+        and bear-off positions)."""
+        return race.is_bearoff(self.state)
+
+    def race_probabilities(self) -> RaceProbabilities:
+        """Single win, win with mars, single loss, loss with mars for the side to move in a bear-off
+        (:func:`nardy_fast.bearoff.race_probabilities`: exact where both sides have at most 6 checkers)."""
+        from .bearoff.values import race_probabilities
+
+        return race_probabilities(self)  # type: ignore[arg-type]
+
+    def evaluate(self, evaluator: object = "heuristic") -> npt.NDArray[np.float64]:
+        """This position's five outcome probabilities for its side to move by ``evaluator``
+        (:func:`nardy_fast.evaluate`); :func:`nardy_fast.equity` of them is its points per game."""
+        from .registry import implementation_of
+
+        return implementation_of(self).evaluate(self, evaluator)
+
+    def hint(
+        self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "heuristic", plies: int = 0
+    ) -> list[tuple[Move, float]]:
+        """Every legal move for ``roll`` (``None`` for a pending list) ranked best first, as ``(move,
+        equity)`` pairs: the equity (cubeless points per game for this position's side to move) of the
+        position each move leads to, by ``evaluator`` (:func:`nardy_fast.evaluate`) searched ``plies`` deep.
+
+        ``plies=0`` values each result by the evaluator; ``plies=1`` averages over the 21 rolls that follow
+        (the opponent's, or this side's again after an extra roll; a transfer segment is played within its
+        turn) the value of the best reply; ``plies=2`` searches one more level, through GNU Backgammon-style
+        move filters (docs/rules.md, Evaluation and search): the moves a 2-ply hint cuts keep their 0-ply
+        equity and follow the others. Ties keep ``legal_moves`` order. The compiled core searches built-in
+        evaluators in C without the GIL."""
+        from .registry import implementation_of
+
+        return implementation_of(self).hint(self, roll, evaluator, plies)  # type: ignore[arg-type]

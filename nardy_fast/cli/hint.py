@@ -1,0 +1,122 @@
+"""``nardy-fast hint``: rank every legal move of a position for a roll by an evaluator's equity, best first."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from typing import Optional
+
+from .. import IMPLEMENTATION
+from .._dispatch import evaluate
+from ..errors import quote
+from ..evaluation.outcomes import EVALUATORS
+from ..evaluation.search import MAX_PLIES
+from .parser import Parser, errors_of, integer, parse_position
+
+__all__ = ["DESCRIPTION", "add_arguments", "hint_report", "run"]
+
+DESCRIPTION = (
+    "Rank every legal move of a position for a roll by an evaluator, best first, and print each with its\n"
+    "equity: the points per game the side to move expects after the move, cubeless (a win scores 1, a mars\n"
+    "2, a koks 3, a loss as many against), and how far it is behind the best. --plies 0 values each\n"
+    "result by the evaluator; --plies 1 averages the best reply over the 21 rolls that follow (the\n"
+    "opponent's, or the same side's after an extra roll); --plies 2 searches one more level for the best\n"
+    "few moves (the others keep their 0-ply equity and follow them). A position with a pending list (a\n"
+    "gulbar transfer) takes no roll. The evaluators: heuristic (every variant), pubeval (short nardy), race\n"
+    "(races only); docs/rules.md, Evaluation and search, describes them."
+)
+
+_PLIES = integer(0, MAX_PLIES)
+_TOP = integer(1)
+
+
+def _roll(text: str) -> tuple[int, int]:
+    """An argparse ``type``: a roll written ``D-D`` (``3-1``), each die 1..6."""
+    match = re.fullmatch(r"([1-6])-([1-6])", text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"must be two dice 1..6 written D-D, as 3-1 (got {quote(text)})")
+    return int(match[1]), int(match[2])
+
+
+def add_arguments(parser: Parser) -> None:
+    """The options of ``hint``."""
+    parser.add_argument(
+        "position", metavar="POSITION", help='the position, as its text: "long w 12:-15,24:15"'
+    )
+    parser.add_argument(
+        "roll",
+        metavar="ROLL",
+        type=_roll,
+        nargs="?",
+        default=None,
+        help="the roll to play, as 3-1; none for a position with a pending list",
+    )
+    parser.add_argument(
+        "--plies",
+        type=_PLIES,
+        default=0,
+        metavar="D",
+        help=f"how deep to search, 0..{MAX_PLIES} (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--evaluator",
+        choices=EVALUATORS,
+        default="heuristic",
+        help="the evaluator that values the positions (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--top", type=_TOP, default=None, metavar="N", help="print only the N best moves (default: all)"
+    )
+
+
+def hint_report(ranked: list[tuple[str, float]], top: Optional[int] = None) -> list[str]:
+    """The table of a hint's ``ranked`` (move text, equity) pairs, the best ``top`` of them, as lines."""
+    shown = ranked if top is None else ranked[:top]
+    width = max([len("move"), *(len(text) for text, _ in shown)])
+    header = f"{'rank':>5}  {'move':<{width}}  {'equity':>9}  {'behind':>9}"
+    lines = [header, "-" * len(header)]
+    best = ranked[0][1] if ranked else 0.0
+    for rank, (text, equity) in enumerate(shown, 1):
+        behind = f"{equity - best:+.5f}" if rank > 1 else ""
+        lines.append(f"{rank:>5}  {text:<{width}}  {equity:>+9.5f}  {behind:>9}".rstrip())
+    if len(shown) < len(ranked):
+        lines.append(f"({len(ranked) - len(shown):,} more moves not shown)")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``hint`` with the options of :func:`add_arguments`."""
+    position = parse_position(args.position, "POSITION", unfinished=True)
+    fields = {"dice": "ROLL", "evaluator": "--evaluator", "plies": "--plies", "rows": "POSITION"}
+    with errors_of("POSITION", fields):
+        # the evaluator's own check of the position itself (a variant it does not serve, a race evaluator
+        # out of a race), before one of its children is blamed
+        evaluate(position, args.evaluator)
+    started = time.perf_counter()
+    with errors_of("POSITION", fields):
+        ranked = position.hint(args.roll, evaluator=args.evaluator, plies=args.plies)
+    seconds = time.perf_counter() - started
+    to_play = (
+        "pending " + ",".join(map(str, position.pending))
+        if position.pending
+        else f"roll {args.roll[0]}-{args.roll[1]}"
+    )
+    print(
+        f"hint of {position.to_text()!r}, {to_play}, {position.turn.capitalize()} to move: {len(ranked):,} "
+        f"move{'s' if len(ranked) != 1 else ''}, evaluator {args.evaluator}, {args.plies}-ply, "
+        f"{1000 * seconds:,.1f} ms, implementation {IMPLEMENTATION}"
+    )
+    print()
+    print("\n".join(hint_report([(str(move), equity) for move, equity in ranked], args.top)))
+    print()
+    depth = f"{args.plies} {'ply' if args.plies == 1 else 'plies'}"
+    legend = [
+        f"equity: the points per game {position.turn.capitalize()} (to move) expects after the move, cubeless (a win",
+        f"1, a mars 2, a koks 3, losses negative), by the evaluator searched {depth} deep; behind: how far",
+        "the move's equity is below the best one's. Moves are written in the mover's numbering (docs/rules.md).",
+    ]
+    if args.plies == 2:
+        legend.append("At 2 plies the moves the first filter cuts keep their 0-ply equity and come last.")
+    print("\n".join(legend))
+    return 0

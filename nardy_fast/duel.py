@@ -1,0 +1,172 @@
+"""Duels: two policies or evaluators played against each other on duplicate dice (docs/rules.md,
+Evaluation and search), for every implementation.
+
+Game pair ``k`` is played twice on the dice of game number ``first_game + k`` of ``seed`` (who starts, every
+roll and every random choice): first with ``a`` as White, then with ``a`` as Black. Each player meets the same
+dice in both seats, so the luck of the dice cancels within a pair: a policy against itself scores exactly 0.
+The games advance in lock-step batches (one ``batch_children`` call per ply of a batch, and one call of each
+policy for the games it is to move in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from . import layout
+from .errors import NardyError, field_error
+from .game import MAX_PLIES, rolls_next
+from .inputs import choice, integer
+from .lockstep import first_rolls
+from .playouts import PlayoutOptions, check_playout
+from .policies import PolicySpec, resolve_policy
+from .variants import VARIANTS
+
+if TYPE_CHECKING:
+    from .implementation import Implementation
+
+__all__ = ["DuelResult", "duel", "OUTCOMES"]
+
+#: The outcome counts of a duel, for ``a``: its wins (single, mars, koks), its losses, and games given up.
+OUTCOMES = ("win_single", "win_mars", "win_koks", "lose_single", "lose_mars", "lose_koks", "unfinished")
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """What a duel of ``a`` against ``b`` found: ``points`` (games,) int8, what ``a`` scored in each game (the
+    points it won, minus the points it lost, 0 for a game given up after MAX_PLIES plies; game ``2k`` has
+    ``a`` as White, ``2k + 1`` as Black, on the same dice)."""
+
+    a: str
+    b: str
+    variant: str
+    seed: int
+    points: npt.NDArray[np.int8] = field(repr=False)
+
+    @property
+    def games(self) -> int:
+        """How many games were played."""
+        return len(self.points)
+
+    @property
+    def ppg(self) -> float:
+        """Points per game for ``a`` (cubeless)."""
+        return float(self.points.mean())
+
+    @property
+    def stderr(self) -> float:
+        """The standard error of :attr:`ppg`, over the pairs of games (each pair shares its dice, so the pairs
+        are the independent samples); 0 for a single pair."""
+        pairs = self.points.reshape(-1, 2).sum(axis=1, dtype=np.float64)
+        if len(pairs) < 2:
+            return 0.0
+        return float(pairs.std(ddof=1) / np.sqrt(len(pairs)) / 2.0)
+
+    @property
+    def win_rate(self) -> float:
+        """The share of the games ``a`` won."""
+        return float((self.points > 0).mean())
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many games ended in each of :data:`OUTCOMES`, for ``a``."""
+        p = self.points.astype(np.int64)
+        values = (1, 2, 3, -1, -2, -3, 0)
+        return {name: int((p == v).sum()) for name, v in zip(OUTCOMES, values)}
+
+    def __str__(self) -> str:
+        return (
+            f"{self.a} vs {self.b} ({self.variant}, {self.games} games, seed {self.seed}): "
+            f"{self.ppg:+.3f} ppg +- {self.stderr:.3f}, wins {self.win_rate:.1%}"
+        )
+
+
+def _segments(offsets: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The child indices and CSR offsets of the segments ``chosen`` of ``offsets``."""
+    counts = np.diff(offsets)[chosen]
+    sub = np.zeros(len(chosen) + 1, dtype=np.int64)
+    sub[1:] = np.cumsum(counts)
+    index = np.repeat(offsets[chosen] - sub[:-1], counts) + np.arange(sub[-1])
+    return index, sub
+
+
+def duel(
+    record: Implementation,
+    a: object,
+    b: object,
+    variant: str,
+    games: object,
+    *,
+    seed: object = 0,
+    first_game: object = 0,
+    batch: object = 1000,
+    progress: Optional[Callable[[int], None]] = None,
+    flags: Optional[Mapping[str, object]] = None,
+) -> DuelResult:
+    """:func:`nardy_fast.duel` with ``record``'s kernels."""
+    count = integer(games)
+    if count is None or count < 2 or count % 2 or count >= 1 << 31:
+        raise field_error(NardyError, "games", "must be an even integer 2..2**31 (pairs on duplicate dice)", games)
+    if choice(variant, VARIANTS) is None:
+        raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+    players = (resolve_policy(a, "a", evaluators=True), resolve_policy(b, "b", evaluators=True))
+    options = PlayoutOptions(first_game=first_game, batch=batch, flags=dict(flags or {}))  # type: ignore[arg-type]
+    args = check_playout(variant, count // 2, seed, options)
+    for player in players:
+        if player.greedy is not None:
+            record.bound(args._replace(greedy=player.greedy))  # a built-in evaluator checks the start
+    points = np.zeros(count, dtype=np.int8)
+    done = 0
+    for begin in range(0, count, 2 * args.batch):
+        end = min(begin + 2 * args.batch, count)
+        _play(record, players, args, begin, end, points)
+        done = end
+        if progress is not None:
+            progress(done)
+    return DuelResult(repr(players[0]), repr(players[1]), str(variant), args.seed, points)
+
+
+def _play(
+    record: Implementation, players: tuple[PolicySpec, PolicySpec], args: object, begin: int, end: int, points: npt.NDArray[np.int8]
+) -> None:
+    """Games ``begin`` up to ``end`` (even) of a duel, in lock-step: game ``g`` is pair ``g // 2``'s, ``a``
+    White in even games."""
+    from .playouts import PlayoutArgs
+
+    assert isinstance(args, PlayoutArgs)
+    index = np.arange(begin, end, dtype=np.int64)
+    numbers = index // 2 + args.first_game  # the dice of both games of a pair
+    a_colour = (index % 2).astype(np.int8)  # 0: a is White
+    rows, rolls, drawn = first_rolls(args, numbers, record.kernels.game_rolls)
+    plies = np.zeros(len(index), dtype=np.int64)
+    active = np.arange(len(index))
+    while active.size:
+        children, offsets, _ = record.batch_children(rows[active], rolls[active])
+        children, offsets = np.asarray(children), np.asarray(offsets)
+        picks = np.zeros(len(active), dtype=np.int64)
+        a_moves = rows[active, layout.TURN] == a_colour[active]
+        for player, mine in zip(players, (a_moves, ~a_moves)):
+            chosen = np.flatnonzero(mine)
+            if not chosen.size:
+                continue
+            child_index, sub = _segments(offsets, chosen)
+            games = active[chosen]
+            picks[chosen] = player.choose(
+                record, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed
+            )
+        moved = children[offsets[:-1] + picks]
+        plies[active] += 1
+        rows[active] = moved
+        rolling = active[rolls_next(moved)]
+        rolls[active] = 0
+        rolls[rolling] = record.kernels.game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
+        drawn[rolling] += 1
+        active = active[~layout.is_over(moved) & (plies[active] < MAX_PLIES)]
+    won = layout.winner(rows)
+    scored = layout.points(rows).astype(np.int8)
+    sign = np.where(won == a_colour, 1, -1).astype(np.int8)
+    points[begin:end] = np.where(won >= 0, sign * scored, 0)

@@ -1,0 +1,188 @@
+"""Which evaluators there are and how rows reach them, for every implementation (docs/rules.md, Evaluation).
+
+An evaluator is a built-in one, named by a string of :data:`~nardy_fast.evaluation.outcomes.EVALUATORS`
+(:class:`Builtin`: the implementation's own code, in C for the compiled core), or any object with an
+``evaluate(rows)`` method: a NumPy, PyTorch or JAX model that takes packed rows (n, 64) ``int8`` (read-only
+copies) and returns (n, 5) probabilities in :data:`~nardy_fast.evaluation.outcomes.OUTPUTS` order for each
+row's side to move. :func:`evaluate_rows` is the one place both kinds are called: a finished game is never
+shown to an evaluator (its outcome is known), and what a Python evaluator returns is checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Protocol, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import layout
+from ..batch import handed_out
+from ..errors import NardyError, field_error
+from ..inputs import choice
+from ..variants import VARIANTS
+from .outcomes import EVALUATORS, check_probabilities
+
+if TYPE_CHECKING:
+    from ..implementation import Implementation
+
+__all__ = [
+    "Builtin",
+    "Evaluator",
+    "EvaluatorLike",
+    "EvaluateKernel",
+    "resolve_evaluator",
+    "evaluate_rows",
+    "terminal_probabilities",
+    "tables_for",
+]
+
+Rows = npt.NDArray[np.int8]
+Floats = npt.NDArray[np.float64]
+
+#: An implementation's evaluator kernel: ``kernel(rows, kind, tables, out) -> bad`` values checked rows
+#: (n, 64) with built-in evaluator ``kind`` into ``out`` (n, 5); -1, or the first row it cannot value.
+EvaluateKernel = Callable[[Rows, int, object, Floats], int]
+
+
+class Evaluator(Protocol):
+    """What a Python evaluator offers: ``evaluate(rows)``."""
+
+    def evaluate(self, rows: Rows) -> object:
+        """Probabilities (n, 5) for rows (n, 64)."""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in evaluator: its ``name`` in :data:`EVALUATORS` (its ``kind`` is the index there)."""
+
+    name: str
+
+    @property
+    def kind(self) -> int:
+        """The index of the evaluator in EVALUATORS."""
+        return EVALUATORS.index(self.name)
+
+    def __repr__(self) -> str:
+        return repr(self.name)
+
+
+EvaluatorLike = Union[str, Builtin, Evaluator]
+
+#: The variants each built-in evaluator serves (the rest: all).
+SERVES = {"pubeval": ("short",)}
+
+
+def resolve_evaluator(value: object, name: str = "evaluator") -> Union[Builtin, Evaluator]:
+    """A built-in evaluator by name, or an object with a callable ``evaluate``; else a
+    :class:`~nardy_fast.NardyError` naming ``name``."""
+    if isinstance(value, Builtin):
+        return value
+    if isinstance(value, str):
+        known = choice(value, EVALUATORS)
+        if known is None:
+            raise field_error(
+                NardyError, name, f"must be one of {EVALUATORS} or an object with an evaluate(rows) method", value
+            )
+        return Builtin(known)
+    if callable(getattr(value, "evaluate", None)):
+        return value  # type: ignore[return-value]
+    raise field_error(NardyError, name, f"must be one of {EVALUATORS} or an object with an evaluate(rows) method", value)
+
+
+def terminal_probabilities(rows: Rows) -> Floats:
+    """The outcomes of finished games (n, 64) for their sides to move: certain (docs/rules.md, Game end and
+    scoring)."""
+    points = layout.points(rows)
+    won = layout.winner(rows) == layout.turn(rows)
+    mars, koks = (points >= 2).astype(np.float64), (points >= 3).astype(np.float64)
+    out = np.zeros((len(rows), 5))
+    out[:, 0] = won
+    out[:, 1], out[:, 2] = np.where(won, mars, 0.0), np.where(won, koks, 0.0)
+    out[:, 3], out[:, 4] = np.where(won, 0.0, mars), np.where(won, 0.0, koks)
+    return out
+
+
+def _variant_names(rows: Rows) -> list[str]:
+    return [VARIANTS[v] for v in np.unique(rows[:, layout.VARIANT])]
+
+
+def check_served(evaluator: Builtin, rows: Rows) -> None:
+    """A :class:`~nardy_fast.NardyError` for the first row of a variant ``evaluator`` does not serve, or (the
+    race evaluator) the first unfinished row that is not a race."""
+    served = SERVES.get(evaluator.name)
+    if served is not None:
+        bad = np.flatnonzero(~np.isin(rows[:, layout.VARIANT], [VARIANTS.index(v) for v in served]))
+        if bad.size:
+            i = int(bad[0])
+            problem = f"evaluates {' and '.join(served)} nardy only (rows[{i}] is {VARIANTS[rows[i, layout.VARIANT]]})"
+            raise field_error(NardyError, "evaluator", problem, evaluator.name)
+    if evaluator.name == "race":
+        bad = np.flatnonzero(~layout.is_race(rows) & ~layout.is_over(rows))
+        if bad.size:
+            raise not_race(rows, int(bad[0]))
+
+
+def not_race(rows: Rows, index: int) -> NardyError:
+    """The race evaluator's error for a row in contact."""
+    from .race import not_a_race_error
+
+    return not_a_race_error(rows[index], f"rows[{index}]")
+
+
+def tables_for(record: Implementation, evaluator: Builtin, rows: Rows) -> object:
+    """What the built-in ``evaluator`` reads for ``rows`` of one variant and flags: the race evaluator's
+    bear-off tables from ``record``'s builders, else ``None``."""
+    if evaluator.name != "race" or not len(rows):
+        return None
+    from .race import race_tables  # the tables are built by those who value races
+
+    return race_tables(record, rows)
+
+
+def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[npt.NDArray[np.int64]]:
+    """The indices of rows sharing variant, rule-flag columns and ``context`` (one set of tables each)."""
+    keys = rows[:, [layout.VARIANT, layout.FLAGS]].astype(np.int64)
+    _, inverse = np.unique((keys[:, 0] * 256 + (keys[:, 1] & 0xFF)) * 4 + context + 1, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    return [np.flatnonzero(inverse == g) for g in range(int(inverse.max()) + 1)] if len(rows) else []
+
+
+def evaluate_rows(
+    record: Implementation, rows: Rows, evaluator: Union[Builtin, Evaluator], parents: Optional[Rows] = None
+) -> Floats:
+    """The values (n, 5) of checked rows (n, 64) for their sides to move by ``evaluator`` with ``record``'s
+    kernels: finished games their outcome, the others the evaluator's. ``parents`` (n, 64), when the rows are
+    children, are the positions they were moved from: pubeval weighs a move by the weight set of the position
+    before it, as Tesauro's program does (:mod:`nardy_fast.evaluation.pubeval`)."""
+    out = np.zeros((len(rows), 5))
+    over = layout.is_over(rows)
+    if over.any():
+        out[over] = terminal_probabilities(rows[over])
+    live = np.flatnonzero(~over)
+    if not live.size:
+        return out
+    if isinstance(evaluator, Builtin):
+        check_served(evaluator, rows)
+        context = np.full(len(live), -1, dtype=np.int64)
+        if evaluator.name == "pubeval" and parents is not None:
+            context = layout.is_race(parents[live]).astype(np.int64)
+        for group in _groups(rows[live], context):
+            index = live[group]
+            part = np.ascontiguousarray(rows[index])
+            values = np.zeros((len(index), 5))
+            tables = tables_for(record, evaluator, part) if context[group[0]] < 0 else bool(context[group[0]])
+            bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
+            if bad >= 0:
+                raise not_race(rows, int(index[bad]))
+            out[index] = values
+        return out
+    shown = handed_out(np.ascontiguousarray(rows[live]))
+    out[live] = check_probabilities(evaluator.evaluate(shown), "evaluator", rows=len(live))
+    return out
+
+
+def kind_of(evaluator: Union[Builtin, Evaluator]) -> Optional[int]:
+    """The built-in kind of ``evaluator``, or ``None`` for a Python one."""
+    return evaluator.kind if isinstance(evaluator, Builtin) else None

@@ -1,0 +1,51 @@
+"""The reference's built-in evaluators (docs/rules.md, Evaluation): one twin per evaluator of the compiled
+core (:mod:`nardy_fast.reference.race_eval`, :mod:`~nardy_fast.reference.pubeval`,
+:mod:`~nardy_fast.reference.heuristic`), and the kernel that runs them over rows, as the core's
+``evaluate_rows`` does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import layout
+from ..evaluation.evaluators import terminal_probabilities
+from ..evaluation.outcomes import EVALUATORS
+
+__all__ = ["evaluate_rows"]
+
+Twin = Callable[[npt.NDArray[np.int8], object], tuple[float, float, float, float, float]]
+
+
+def twin(name: str) -> Twin:
+    """The twin of built-in evaluator ``name`` (imported by those who evaluate)."""
+    if name == "race":
+        from .race_eval import race_evaluate
+
+        return race_evaluate
+    if name == "pubeval":
+        from .pubeval import pubeval_evaluate
+
+        return pubeval_evaluate
+    from .heuristic import heuristic_evaluate
+
+    return heuristic_evaluate
+
+
+def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]) -> int:
+    """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5): -1, or the index
+    of the first row the evaluator cannot value (the race evaluator's position in contact)."""
+    evaluator = twin(EVALUATORS[kind])
+    for i, row in enumerate(rows):
+        if layout.is_over(row[None, :])[0]:
+            out[i] = terminal_probabilities(row[None, :])[0]
+            continue
+        try:
+            out[i] = evaluator(row, tables)
+        except ValueError:
+            return i
+    return -1
+
+

@@ -1,0 +1,111 @@
+# The evaluator seam in C (docs/rules.md, Evaluation): one call that values a position for its side to move
+# with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is, and the
+# batch entry point over packed rows.
+# Uses: tables, gate, results, bearoff, race_eval, pubeval, heuristic.
+# Offers: evaluate_pos, evaluator_from, equity_of, flip_into.
+
+from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
+
+cdef int EVAL_RACE = _EVALUATORS.index("race")
+cdef int EVAL_PUBEVAL = _EVALUATORS.index("pubeval")
+cdef int EVAL_HEURISTIC = _EVALUATORS.index("heuristic")
+
+
+cdef void terminal_probabilities(const Pos *p, double *out) noexcept nogil:
+    """A finished game's outcome for its side to move: certain, by who bore off all and the points scored
+    (docs/rules.md, Game end and scoring)."""
+    cdef int winner = 0 if p.off[0] == 15 else 1
+    cdef int points = game_points(p)
+    cdef int at = 0 if winner == p.turn else 3
+    memset(out, 0, 5 * sizeof(double))
+    if at == 0:
+        out[0] = 1.0
+        out[1] = 1.0 if points >= 2 else 0.0
+        out[2] = 1.0 if points >= 3 else 0.0
+    else:
+        out[3] = 1.0 if points >= 2 else 0.0
+        out[4] = 1.0 if points >= 3 else 0.0
+
+
+cdef int evaluate_pos(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
+    """``out[0..4]`` for the side to move of ``p``: the outcome of a finished game, else the evaluator's
+    values; 0, or ``E_EVALUATOR`` where the evaluator cannot value ``p``."""
+    if is_over(p):
+        terminal_probabilities(p, out)
+        return 0
+    if e.kind == EVAL_RACE:
+        return race_evaluate(e, p, out)
+    if e.kind == EVAL_PUBEVAL:
+        return pubeval_evaluate(e, p, out)
+    return heuristic_evaluate(e, p, out)
+
+
+cdef inline double equity_of(const double *v) noexcept nogil:
+    """``nardy_fast.evaluation.equity`` of one row."""
+    return 2.0 * v[0] - 1.0 + v[1] + v[2] - v[3] - v[4]
+
+
+cdef inline void flip_into(const double *v, double *out) noexcept nogil:
+    """``nardy_fast.evaluation.outcomes.flipped`` of one row (``out`` may not be ``v``)."""
+    out[0] = 1.0 - v[0]
+    out[1] = v[3]
+    out[2] = v[4]
+    out[3] = v[1]
+    out[4] = v[2]
+
+
+cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
+    """Fill ``e`` for evaluator ``kind``; ``tables`` is ``None`` or, for the race evaluator,
+    ``(dist, dist_first, two_win)``: C-contiguous float64 arrays the caller keeps alive while ``e`` is used
+    (``two_win`` may be ``None``); for pubeval, whether the positions before the moves were races (the
+    weight set to use: nardy_fast.evaluation.pubeval)."""
+    cdef const double[:, ::1] dist
+    cdef const double[:, ::1] first
+    cdef const double[:, ::1] two
+    memset(e, 0, sizeof(Evaluator))
+    if not 0 <= kind < len(_EVALUATORS):
+        raise _field_error(_NardyError, "evaluator", "is not a built-in evaluator", kind)
+    e.kind = kind
+    e.parent_race = -1
+    if tables is None:
+        return 0
+    if kind == EVAL_PUBEVAL:
+        e.parent_race = 1 if tables else 0
+        return 0
+    dist, first, two_win = tables
+    if (dist.shape[0] != first.shape[0] or dist.shape[1] != BO_TURNS or first.shape[1] != BO_TURNS
+            or dist.shape[0] < 1):
+        raise _field_error(_NardyError, "tables", "do not have the shape of one-sided tables", dist.shape[0])
+    e.n1 = dist.shape[0]
+    e.dist = &dist[0, 0]
+    e.dist_first = &first[0, 0]
+    if two_win is not None:
+        two = two_win
+        if two.shape[0] != two.shape[1] or two.shape[0] < 1:
+            raise _field_error(_NardyError, "tables", "do not have the shape of a two-sided table", two.shape[0])
+        e.n2 = two.shape[0]
+        e.two_win = &two[0, 0]
+    return 0
+
+
+def evaluate_rows(const int8_t[:, ::1] rows, int kind, object tables, double[:, ::1] out):
+    """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5), without the GIL:
+    -1, or the index of the first row the evaluator cannot value. The rows are read once each, into memory of
+    our own, so a row changed meanwhile by another thread is valued as read or is an error, never a crash."""
+    cdef Evaluator e
+    cdef Pos p
+    cdef Py_ssize_t n = rows.shape[0], i
+    cdef int status = 0
+    if rows.shape[1] != WIDTH or out.shape[0] != n or out.shape[1] != 5:
+        raise _field_error(_NardyError, "rows", "and out do not agree", (n, out.shape[0]))
+    evaluator_from(&e, kind, tables)
+    with nogil:
+        for i in range(n):
+            memcpy(&p, &rows[i, 0], sizeof(Pos))
+            if not pos_ok(&p):
+                status = E_EVALUATOR
+            else:
+                status = evaluate_pos(&e, &p, &out[i, 0])
+            if status < 0:
+                break
+    return i if status < 0 else -1
