@@ -63,7 +63,8 @@ def values(rows: Rows) -> Values:
 
 def of(text: str) -> Values:
     """The five values of one position text."""
-    return values(Position.from_text(text).to_array()[None, :])[0]
+    row: Values = values(Position.from_text(text).to_array()[None, :])[0]
+    return row
 
 
 def equity(p: Values) -> float:
@@ -142,16 +143,18 @@ def test_no_koks_once_the_loser_cannot_be_caught() -> None:
 
 
 def test_a_race_lead_scores_higher() -> None:
-    # long, both sides home: White 30 pips against Black's 75, then the other way round; either way White is
-    # to move. The side 45 pips ahead needs 4 turns at most, the other at least 6.
-    ahead = of("long w 1:5,2:5,3:5,16:-5,17:-5,18:-5 first=-")
-    behind = of("long w 4:5,5:5,6:5,13:-5,14:-5,15:-5 first=-")
+    # long, both sides home, White to move. Ahead: White's 15 checkers on its points 1 and 2, so every die
+    # bears one off and White is done in 8 turns at most; Black's 15 are on its point 6 (90 pips), which needs
+    # more than 11 turns on average. Behind: the same with the sides' boards swapped.
+    ahead = of("long w 1:8,2:7,18:-15 first=-")
+    behind = of("long w 6:15,13:-8,14:-7 first=-")
     assert ahead[0] > 0.9 > 0.1 > behind[0]
     assert equity(ahead) > equity(behind)
-    # every checker of both is home: each bears off on its first turn, so no mars is likely
+    # every checker of both is home: the side behind bears one off long before the other is done, no mars
     assert ahead[1] < 0.05 and behind[3] < 0.05
-    # two more pips for the opponent are better for the mover
-    assert of("long w 1:5,2:5,3:5,16:-4,17:-5,18:-6 first=-")[0] > ahead[0]
+    # one of Black's checkers a point further from home (its 7, W19) is better for White, a point nearer (its
+    # 5, W17) worse
+    assert of("long w 1:8,2:7,17:-1,18:-14 first=-")[0] < ahead[0] < of("long w 1:8,2:7,18:-14,19:-1 first=-")[0]
 
 
 def test_home_with_checkers_off_beats_checkers_on_the_head() -> None:

@@ -75,8 +75,9 @@ def apply(settings: list[str]) -> None:
         variants, _, field = name.rpartition(".")
         for variant in [variants] if variants else VARIANTS:
             row = table[variant]
-            kind = type(getattr(row, field))
-            table[variant] = row._replace(**{field: kind(float(text)) if kind is int else float(text)})
+            fields: dict[str, Any] = row._asdict()
+            fields[field] = int(text) if type(fields[field]) is int else float(text)
+            table[variant] = heuristic.Coefficients(**fields)
 
 
 def evaluator(implementation: str, core: Any) -> Evaluate:
@@ -270,7 +271,7 @@ def fit(
     yoff = np.array([f.yoff for f in fs])
     values = [structure(f) for f in fs]
     long_family = heuristic.COEFFICIENTS[variant].head != 0.0 or variant != "short"
-    names = [n for n in heuristic.FEATURES if (n in ("head",)) == long_family or n.startswith("run")]
+    names = [n for n in heuristic.FEATURES if (n == "head") == long_family or n.startswith("run")]
     struct = np.array([[v[n] for n in names] for v in values])
     s = np.sqrt(px + py + k.race_base)
     fitted = dict(k._asdict())
@@ -312,7 +313,8 @@ def fit(
         delta = logistic_fit(koks_columns, koks_labels)
         fitted.update(koks_weight=delta[1], koks_scale=delta[0] / delta[1], koks_offset=delta[2] / delta[1],
                       koks_struct=delta[3])
-    new = heuristic.Coefficients(**{n: (int(v) if n == "hit_base" else round(float(v), 4)) for n, v in fitted.items()})
+    rounded: dict[str, Any] = {n: (int(v) if n == "hit_base" else round(float(v), 4)) for n, v in fitted.items()}
+    new = heuristic.Coefficients(**rounded)
     before = referenced_values(rows, k)
     after = referenced_values(rows, new)
     for i, name in enumerate(("win", "win_mars", "win_koks", "lose_mars", "lose_koks")):

@@ -17,7 +17,8 @@ the long family), ``bar``, ``off``. So the values of a position do not depend on
 * ``back = sum((p - 18) * c[p] for p >= 19) + 7 * bar``: the pips before no checker of it is on the bar or
   in the opponent's home (short nardy's koks, docs/rules.md, Game end and scoring);
 * ``head = c[24]`` in the long family (0 in short nardy): the head rule lets about one checker leave it per
-  move (docs/rules.md, Head rule), so a full head is slow beyond its pips;
+  move (docs/rules.md, Head rule), so a full head is slow beyond its pips; in six-one a head checker may
+  also jump home (Six-one special step), and there the weight comes out negative;
 * ``held``: the points it holds, closed to the opponent (one checker in the long family, two in short nardy;
   docs/rules.md, Normal step), written in the *opponent's* numbering;
 * ``rear``: the opponent's rearmost point in the opponent's numbering (25 for a checker on the bar, 0 for
@@ -44,8 +45,8 @@ blots with Y attacking (after X's move, which may mend them).
   ``race = k.race_weight * lead / sqrt(float(pips_X + pips_Y) + k.race_base)``: the lead in standard
   deviations of the race. In a race each turn moves ``mu`` pips with variance ``s2`` (8.17 and 18.5 with four
   steps a double), a side with P pips needs about ``P / mu`` turns with variance ``P * s2 / mu**3``, and the
-  normal law read as a logistic gives ``race_weight = 1.702 * sqrt(mu / s2)`` (1.13) and ``tempo = mu / 2``;
-  the table's values are tuned from there;
+  normal law read as a logistic gives ``race_weight = 1.702 * sqrt(mu / s2)`` (1.13) and ``tempo = mu / 2``
+  (4.1) for perfect play (see below for the table's values);
 * structure: ``t = sum(k.<f> * value_f for f in FEATURES)``, accumulated in :data:`FEATURES` order from 0.0,
   with ``value_head = float(head_Y - head_X)``, ``value_run<k> = float(run_k(X) - run_k(Y))``,
   ``value_bar_closed = float(closed_X - closed_Y)``, ``value_shot = float(shots) / 36.0`` and
@@ -56,8 +57,8 @@ blots with Y attacking (after X's move, which may mend them).
 **Mars and koks.** A side is marsed when the other bears off all its checkers before it bears off one: X wins
 with a mars when X's ``pips`` run out before Y's ``need`` does, the lose-side the same with the roles swapped
 and the tempo against X. Koks (variants with ``VariantSpec.koks`` only, else 0) needs, on top of the mars, a
-checker of the loser still on the bar or in the winner's home: its ``back`` pips not yet run, each of its
-pips counted ``koks_scale`` times (it moves other checkers too):
+checker of the loser still on the bar or in the winner's home (``back`` pips not yet run; below, the
+fitted ``koks_scale`` is slightly negative: a loser with checkers back is seldom caught there):
 
 * ``mars_x = logistic(k.mars_weight * (float(need_Y - pips_X) + k.mars_offset + k.mars_tempo)
   / sqrt(float(pips_X + need_Y) + k.mars_base) + k.mars_struct * t)``;
@@ -73,6 +74,14 @@ pips counted ``koks_scale`` times (it moves other checkers too):
 The minima keep the outputs nested and in [0, 1] (:mod:`nardy_fast.evaluation.outcomes`) whatever the
 coefficients. Every integer count is exact; each float operation is written above in the order both twins
 perform it.
+
+**Where the numbers come from** (``tools/heuristic_duel.py``). The ratios of the structure weights were
+tuned by duels of greedy 0-ply players on duplicate dice, then every logit's scale and offset was fitted to
+the outcomes of the evaluator's own greedy games (logistic regressions of exactly the formulas above, with
+``race_base``, ``mars_base``, ``koks_base`` and ``hit_base`` kept): the probabilities are calibrated for play
+of that strength, which is why ``race_weight`` is about half the perfect race's value. Crazy gulbar, whose
+ladders make games slow to generate, has a smaller fit. Outcomes reward what goes with winning rather than
+what wins, so the weights of the structure are not fitted one by one.
 """
 
 from __future__ import annotations
@@ -123,25 +132,25 @@ class Coefficients(NamedTuple):
 
 
 _LONG = Coefficients(
-    race_weight=0.5256,
-    tempo=1.9041,
+    race_weight=0.5551,
+    tempo=2.2691,
     race_base=1.0,
     pending=1.0,
-    head=0.5,
-    run1=0.1,
-    run2=0.08,
-    run3=0.0785,
-    run4=0.157,
-    run5=0.2354,
+    head=0.3755,
+    run1=0.0751,
+    run2=0.0601,
+    run3=0.059,
+    run4=0.1179,
+    run5=0.1768,
     bar_closed=0.0,
     shot=0.0,
     risk=0.0,
     hit_base=0,
-    mars_weight=0.6579,
-    mars_offset=-1.6893,
-    mars_tempo=0.9694,
+    mars_weight=0.8269,
+    mars_offset=-1.4893,
+    mars_tempo=0.7148,
     mars_base=1.0,
-    mars_struct=0.5668,
+    mars_struct=0.5933,
     koks_weight=0.0,
     koks_scale=0.0,
     koks_offset=0.0,
@@ -150,25 +159,25 @@ _LONG = Coefficients(
 )
 
 _SIXONE = Coefficients(
-    race_weight=0.6099,
-    tempo=2.1683,
+    race_weight=0.6005,
+    tempo=2.2157,
     race_base=1.0,
     pending=1.0,
-    head=-0.1,
-    run1=0.1,
-    run2=0.08,
-    run3=0.0593,
-    run4=0.1186,
-    run5=0.1779,
+    head=-0.082,
+    run1=0.082,
+    run2=0.0656,
+    run3=0.0486,
+    run4=0.0972,
+    run5=0.1458,
     bar_closed=0.0,
     shot=0.0,
     risk=0.0,
     hit_base=0,
-    mars_weight=0.6432,
-    mars_offset=-6.0185,
-    mars_tempo=1.6336,
+    mars_weight=0.6635,
+    mars_offset=-8.715,
+    mars_tempo=1.5309,
     mars_base=1.0,
-    mars_struct=0.7723,
+    mars_struct=1.1628,
     koks_weight=0.0,
     koks_scale=0.0,
     koks_offset=0.0,
@@ -204,25 +213,25 @@ _SHORT = Coefficients(
 )
 
 _GULBAR = Coefficients(
-    race_weight=0.312,
-    tempo=2.5989,
+    race_weight=0.289,
+    tempo=2.979,
     race_base=1.0,
-    pending=1.1315,
-    head=0.5,
-    run1=0.1,
-    run2=0.08,
-    run3=0.0527,
-    run4=0.1055,
-    run5=0.1582,
+    pending=2.8202,
+    head=0.1862,
+    run1=0.0372,
+    run2=0.0298,
+    run3=0.0196,
+    run4=0.0393,
+    run5=0.0589,
     bar_closed=0.0,
     shot=0.0,
     risk=0.0,
     hit_base=0,
-    mars_weight=0.4331,
-    mars_offset=-2.2091,
-    mars_tempo=1.7656,
+    mars_weight=0.5825,
+    mars_offset=-1.8968,
+    mars_tempo=1.3922,
     mars_base=1.0,
-    mars_struct=0.7412,
+    mars_struct=0.6925,
     koks_weight=0.0,
     koks_scale=0.0,
     koks_offset=0.0,
