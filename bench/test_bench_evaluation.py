@@ -14,6 +14,7 @@ issue 23). Every member of a group does the same work; the ratios are printed at
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -70,7 +71,7 @@ def test_hint(benchmark: BenchmarkFixture, variant: str, api: str) -> None:
     position = implementation.Position.from_text(MIDDLE[variant])
     plies = int(api.split()[1][0])
     benchmark.group = f"hint {variant} {plies}-ply (heuristic)"
-    ranked = benchmark.pedantic(position.hint, args=(ROLL,), kwargs={"plies": plies}, rounds=3)
+    ranked = benchmark.pedantic(position.hint, args=(ROLL,), kwargs={"plies": plies}, rounds=3)  # type: ignore[no-untyped-call]
     benchmark.extra_info["moves"] = len(ranked)
     assert len(ranked) == len(position.legal_moves(ROLL))
 
@@ -78,14 +79,17 @@ def test_hint(benchmark: BenchmarkFixture, variant: str, api: str) -> None:
 @pytest.mark.parametrize("api", ["core Greedy(heuristic)", "core Greedy(pubeval)", "gnubg_nn 0-ply loop"])
 def test_greedy_games(benchmark: BenchmarkFixture, api: str) -> None:
     """Greedy self-play of short nardy, one thread (target: the core at least 10x GNU Backgammon's loop)."""
+    work: Callable[[], object]
     if api.startswith("gnubg"):
         pytest.importorskip("gnubg_nn", reason="gnubg-nn (extra 'peers') is not installed")
         work = bench.gnubg_greedy_games(GAMES)
     else:
         policy = Greedy(api[api.index("(") + 1 : -1])
 
-        def work() -> object:
+        def greedy() -> object:
             return core.playout("short", GAMES, seed=bench.SEED, policy=policy)
 
+        work = greedy
+
     benchmark.group = f"greedy games short ({GAMES}): core vs gnubg 0-ply"
-    benchmark.pedantic(work, rounds=3)
+    benchmark.pedantic(work, rounds=3)  # type: ignore[no-untyped-call]

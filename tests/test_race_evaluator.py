@@ -48,7 +48,7 @@ CASES = [
 def core_tables(variant: str, ladder4: bool = False, checkers: int = 15, two_sided: int = 6) -> RaceTables:
     """The core's tables (the full ones for long and short nardy, where the 15-checker mars sums are
     checked; smaller elsewhere, to keep the file quick: larger bear-offs then go to the formula)."""
-    flags = {"ladder_per_value": 4} if ladder4 else {}
+    flags: dict[str, object] = {"ladder_per_value": 4} if ladder4 else {}
     return build_tables(
         CORE.name, CORE.kernels.one_sided, CORE.kernels.two_sided, variant, flags, checkers, two_sided
     )
@@ -72,8 +72,10 @@ def twin_values(rows: Rows, tables: object) -> npt.NDArray[np.float64]:
 @cache
 def game_races(variant: str, ladder4: bool = False, games: int = 12, seed: int = 23) -> Rows:
     """The unfinished races of random games."""
-    flags = {"ladder_per_value": 4} if ladder4 else {}
-    _, played = nardy_fast.playout(variant, games, seed=seed, trajectories=True, **flags)
+    if ladder4:
+        _, played = nardy_fast.playout(variant, games, seed=seed, trajectories=True, ladder_per_value=4)
+    else:
+        _, played = nardy_fast.playout(variant, games, seed=seed, trajectories=True)
     rows = played.rows
     return np.ascontiguousarray(rows[layout.is_race(rows) & ~layout.is_over(rows)])
 
@@ -87,7 +89,7 @@ def random_races(variant: str, count: int, seed: int, flags: str = "") -> Rows:
     transfers): checkers spread over each side's own points 1..12 (long family) or, in short nardy, White's
     below Black's."""
     rng = np.random.default_rng(seed)
-    rows = []
+    rows: list[npt.NDArray[np.int8]] = []
     transfers = variant in ("gulbar", "crazy")
     ladder = (
         {"gulbar": "4,4,4", "crazy": "4,4,5,5,6,6"} if "ladder" not in flags else {"crazy": "5,5,5,5,6,6,6,6"}
@@ -238,7 +240,7 @@ def test_reference_tables_give_the_same_values() -> None:
     rows = np.concatenate([rows[~layout.is_bearoff(rows)], [text_row(t) for t in small]])
     reference = race_tables(REFERENCE, rows, 3, 2)
     assert reference is not None
-    assert all(np.array_equal(a, b) for a, b in zip(reference, core_tables("gulbar", False, 3, 2)))
+    assert all(a is b is None or np.array_equal(a, b) for a, b in zip(reference, core_tables("gulbar", False, 3, 2)))  # type: ignore[arg-type]
     assert np.array_equal(core_values(rows, reference)[1], twin_values(rows, reference))
 
 

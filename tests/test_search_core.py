@@ -97,7 +97,8 @@ class Spec:
 
     def value(self, row: Rows, d: int) -> Values:
         if layout.is_over(row[None])[0] or d == 0:
-            return self.values0(row[None])[0]
+            value: Values = self.values0(row[None])[0]
+            return value
         if row[layout.NPENDING]:
             return self.choose(row, (0, 0), d)
         acc = np.zeros(5)
@@ -253,7 +254,8 @@ def core_children(row: Rows, roll: tuple[int, int]) -> Rows:
     """The core's children: equal to the reference's (tests/test_differential.py); faster for 2 plies."""
     children = _core.children(row.copy(), roll)
     assert children is not None
-    return children
+    found: Rows = children
+    return found
 
 
 @pytest.mark.parametrize("name", ["short-1", "gulbar-transfer"])
@@ -340,7 +342,7 @@ def test_bad_rows_and_rolls_raise() -> None:
 def greedy_playout(variant: str, games: int, seed: int, plies: int, threads: int = 1,
                    kind: int = HEURISTIC) -> tuple[np.ndarray, Optional[object]]:  # fmt: skip
     args = check_playout(variant, games, seed, PlayoutOptions(threads=threads, trajectories=True))
-    records, played = nardy_fast.core._playout(args._replace(evaluator=kind, plies=plies))  # type: ignore[misc]
+    records, played = nardy_fast.core._playout(args._replace(evaluator=kind, plies=plies))
     return records, played
 
 
@@ -389,8 +391,8 @@ def test_playout_without_evaluator_is_the_policy_as_before() -> None:
     """evaluator -1 keeps the policy index: "first" plays each row's first child."""
     args = check_playout("long", 2, 5, PlayoutOptions(policy="first", trajectories=True))
     _, played = nardy_fast.core._playout(args)
-    rows, rolls = played.rows, played.rolls  # type: ignore[union-attr]
-    for t in range(int(played.offsets[1]) - 1):  # type: ignore[union-attr]
+    rows, rolls = played.rows, played.rolls
+    for t in range(int(played.offsets[1]) - 1):
         children = _core.children(rows[t].copy(), (int(rolls[t][0]), int(rolls[t][1])))
         np.testing.assert_array_equal(children[0], rows[t + 1])
 

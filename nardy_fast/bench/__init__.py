@@ -59,6 +59,8 @@ from .peers import (
     gnubg_boards,
     gnubg_game,
     gnubg_games,
+    gnubg_greedy_game,
+    gnubg_greedy_games,
     gnubg_installed,
     gnubg_work,
 )
@@ -140,6 +142,8 @@ __all__ = [
     "GnubgGame",
     "gnubg_game",
     "gnubg_games",
+    "gnubg_greedy_game",
+    "gnubg_greedy_games",
     "core_games",
     "games_in_processes",
     "random_policy",
