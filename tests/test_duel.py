@@ -15,24 +15,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from test_evaluation import Linear
+from test_evaluation import Linear, same_error
 
 import nardy_fast
 from nardy_fast import DuelResult, Greedy, NardyError
 from nardy_fast._dispatch import implementations
 
 IMPLS = implementations()
-
-
-def same_error(call: Any) -> str:
-    """``call(module)`` raises the same NardyError (class and message) in every implementation."""
-    errors = []
-    for module in IMPLS.values():
-        with pytest.raises(NardyError) as info:
-            call(module)
-        errors.append((type(info.value), str(info.value)))
-    assert len(set(errors)) == 1, errors
-    return errors[0][1]
 
 
 def white_points(records: npt.NDArray[np.void]) -> npt.NDArray[np.int64]:

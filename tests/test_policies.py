@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from test_evaluation import RACE, Linear, Recorder
+from test_evaluation import RACE, Linear, Recorder, same_error
 
 import nardy_fast
 from nardy_fast import Greedy, NardyError
@@ -26,17 +26,6 @@ needs_core = pytest.mark.skipif(CORE is None, reason="the core is not built")
 
 def first_child(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.zeros(len(offsets) - 1, dtype=np.int64)
-
-
-def same_error(call: Any) -> str:
-    """``call(module)`` raises the same NardyError (class and message) in every implementation."""
-    errors = []
-    for module in IMPLS.values():
-        with pytest.raises(NardyError) as info:
-            call(module)
-        errors.append((type(info.value), str(info.value)))
-    assert len(set(errors)) == 1, errors
-    return errors[0][1]
 
 
 # --- resolve_policy ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 import pytest
-from test_evaluation import Constant, Linear, Recorder
+from test_evaluation import Constant, Linear, Recorder, same_error
 
 import nardy_fast
 from nardy_fast import NardyError
@@ -342,17 +342,6 @@ def test_the_evaluator_is_called_once_per_level(Position: Any) -> None:
 
 
 # --- bad input --------------------------------------------------------------------------------------------------
-
-
-def same_error(call: Any) -> str:
-    """``call(module)`` raises the same NardyError (class and message) in every implementation."""
-    errors = []
-    for module in IMPLS.values():
-        with pytest.raises(NardyError) as info:
-            call(module)
-        errors.append((type(info.value), str(info.value)))
-    assert len(set(errors)) == 1, errors
-    return errors[0][1]
 
 
 @pytest.mark.parametrize("plies", [3, -1, 1.5, "1", True, False, np.True_, None, 2**70, np.array([1])])

@@ -109,20 +109,17 @@ def _gnubg_start() -> Board:
     return gnubg_board(implementations()["python"].Position.start("short"))
 
 
-def gnubg_game(rng: random.Random, trace: Optional[list[tuple[Board, int, int]]] = None) -> GnubgGame:
-    """One game of short nardy (backgammon without the cube) played by GNU Backgammon's move generator and a
-    uniform random choice among its distinct results: the loop a Python program would write around
-    ``gnubg_nn.moves`` and ``gnubg_nn.board_from_position_key``. Who starts is rolled (one die each, equal dice
-    again), then the starter rolls two fresh dice, as ``playout``'s default opening; the game ends when a side
-    has no checkers left. ``trace`` receives each board to move (that side's view) and its roll."""
-    import gnubg_nn
+#: One move of a loop around GNU Backgammon: the board to move and the roll give the next board, ``[the mover,
+#: the side now on roll]`` (the mover's 25 counts all 0 once it has won), or ``None`` when the roll cannot be
+#: played.
+Mover = Callable[[Board, int, int], Optional[Board]]
 
-    moves, board_of, randint, choice = (
-        gnubg_nn.moves,
-        gnubg_nn.board_from_position_key,
-        rng.randint,
-        rng.choice,
-    )
+
+def _gnubg_loop(rng: random.Random, move: Mover, trace: Optional[list[tuple[Board, int, int]]]) -> GnubgGame:
+    """One game of short nardy of ``move`` for both sides, ``rng``'s dice: who starts is rolled (one die each,
+    equal dice again), then the starter rolls two fresh dice, as ``playout``'s default opening; the game ends
+    when a side has no checkers left. ``trace`` receives each board to move (that side's view) and its roll."""
+    randint = rng.randint
     white, black = randint(1, 6), randint(1, 6)
     while white == black:
         white, black = randint(1, 6), randint(1, 6)
@@ -133,16 +130,34 @@ def gnubg_game(rng: random.Random, trace: Optional[list[tuple[Board, int, int]]]
         d1, d2 = randint(1, 6), randint(1, 6)
         if trace is not None:
             trace.append((board, d1, d2))
-        keys = moves(board, d1, d2)
+        after = move(board, d1, d2)
         plies += 1
-        if keys:
-            opponent, player = board_of(choice(keys))
+        if after is None:
+            board = (board[1], board[0])
+        else:
+            player, opponent = after
             if not any(player):
                 return GnubgGame(side, _gnubg_points(opponent), plies, (opponent, player))
             board = (player, opponent)  # the opponent's turn, from its view
-        else:
-            board = (board[1], board[0])
         side ^= 1
+
+
+def gnubg_game(rng: random.Random, trace: Optional[list[tuple[Board, int, int]]] = None) -> GnubgGame:
+    """One game of short nardy (backgammon without the cube) played by GNU Backgammon's move generator and a
+    uniform random choice among its distinct results: the loop a Python program would write around
+    ``gnubg_nn.moves`` and ``gnubg_nn.board_from_position_key`` (:func:`_gnubg_loop`)."""
+    import gnubg_nn
+
+    moves, board_of, choice = gnubg_nn.moves, gnubg_nn.board_from_position_key, rng.choice
+
+    def move(board: Board, d1: int, d2: int) -> Optional[Board]:
+        keys = moves(board, d1, d2)
+        if not keys:
+            return None
+        opponent, player = board_of(choice(keys))
+        return player, opponent
+
+    return _gnubg_loop(rng, move, trace)
 
 
 def gnubg_games(games: int, seed: int = SEED) -> Callable[[], Count]:
@@ -158,30 +173,19 @@ def gnubg_games(games: int, seed: int = SEED) -> Callable[[], Count]:
 
 def gnubg_greedy_game(rng: random.Random) -> GnubgGame:
     """One game of short nardy played by GNU Backgammon's 0-ply neural net for both sides: the self-play loop
-    a Python program would write around ``gnubg_nn.best_move(board, d1, d2, n=0)``, with the dice and the
-    opening of :func:`gnubg_game`."""
+    a Python program would write around ``gnubg_nn.best_move(board, d1, d2, n=0)`` (:func:`_gnubg_loop`)."""
     import gnubg_nn
 
-    best, board_of, randint = gnubg_nn.best_move, gnubg_nn.board_from_position_key, rng.randint
-    white, black = randint(1, 6), randint(1, 6)
-    while white == black:
-        white, black = randint(1, 6), randint(1, 6)
-    side = 0 if white > black else 1
-    board: Board = _gnubg_start()
-    plies = 0
-    while True:
-        d1, d2 = randint(1, 6), randint(1, 6)
-        move, key = best(board, d1, d2, n=0, b=1)
-        plies += 1
-        if move:
-            # the key is the next board, [the mover, the side now on roll]
-            player, opponent = board_of(key)
-            if not any(player):
-                return GnubgGame(side, _gnubg_points(opponent), plies, (opponent, player))
-            board = (player, opponent)
-        else:
-            board = (board[1], board[0])
-        side ^= 1
+    best, board_of = gnubg_nn.best_move, gnubg_nn.board_from_position_key
+
+    def move(board: Board, d1: int, d2: int) -> Optional[Board]:
+        steps, key = best(board, d1, d2, n=0, b=1)
+        if not steps:
+            return None
+        player, opponent = board_of(key)  # its key is the next board, [the mover, the side now on roll]
+        return player, opponent
+
+    return _gnubg_loop(rng, move, None)
 
 
 def gnubg_greedy_games(games: int, seed: int = SEED) -> Callable[[], Count]:
