@@ -104,13 +104,9 @@ def terminal_probabilities(rows: Rows) -> Floats:
     return out
 
 
-def _variant_names(rows: Rows) -> list[str]:
-    return [VARIANTS[v] for v in np.unique(rows[:, layout.VARIANT])]
-
-
-def check_served(evaluator: Builtin, rows: Rows) -> None:
+def check_served(evaluator: Builtin, rows: Rows, races: bool = True) -> None:
     """A :class:`~nardy_fast.NardyError` for the first row of a variant ``evaluator`` does not serve, or (the
-    race evaluator) the first unfinished row that is not a race."""
+    race evaluator, with ``races``) the first unfinished row that is not a race."""
     served = SERVES.get(evaluator.name)
     if served is not None:
         bad = np.flatnonzero(~np.isin(rows[:, layout.VARIANT], [VARIANTS.index(v) for v in served]))
@@ -118,7 +114,7 @@ def check_served(evaluator: Builtin, rows: Rows) -> None:
             i = int(bad[0])
             problem = f"evaluates {' and '.join(served)} nardy only (rows[{i}] is {VARIANTS[rows[i, layout.VARIANT]]})"
             raise field_error(NardyError, "evaluator", problem, evaluator.name)
-    if evaluator.name == "race":
+    if evaluator.name == "race" and races:
         bad = np.flatnonzero(~layout.is_race(rows) & ~layout.is_over(rows))
         if bad.size:
             raise not_race(rows, int(bad[0]))
@@ -141,12 +137,16 @@ def tables_for(record: Implementation, evaluator: Builtin, rows: Rows) -> object
     return race_tables(record, rows)
 
 
-def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[npt.NDArray[np.int64]]:
-    """The indices of rows sharing variant, rule-flag columns and ``context`` (one set of tables each)."""
-    keys = rows[:, [layout.VARIANT, layout.FLAGS]].astype(np.int64)
-    _, inverse = np.unique((keys[:, 0] * 256 + (keys[:, 1] & 0xFF)) * 4 + context + 1, return_inverse=True)
+def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[Optional[npt.NDArray[np.int64]]]:
+    """The indices of rows sharing variant, rule-flag columns and ``context`` (one set of tables each);
+    ``[None]`` when all rows do (the common case: no copy of them is needed)."""
+    columns = rows[:, [layout.VARIANT, layout.FLAGS]].astype(np.int64)
+    keys = (columns[:, 0] * 256 + (columns[:, 1] & 0xFF)) * 4 + context + 1
+    if (keys == keys[0]).all():
+        return [None]
+    _, inverse = np.unique(keys, return_inverse=True)
     inverse = inverse.reshape(-1)
-    return [np.flatnonzero(inverse == g) for g in range(int(inverse.max()) + 1)] if len(rows) else []
+    return [np.flatnonzero(inverse == g) for g in range(int(inverse.max()) + 1)]
 
 
 def evaluate_rows(
@@ -157,32 +157,31 @@ def evaluate_rows(
     children, are the positions they were moved from: pubeval weighs a move by the weight set of the position
     before it, as Tesauro's program does (:mod:`nardy_fast.evaluation.pubeval`)."""
     out = np.zeros((len(rows), 5))
+    if not len(rows):
+        return out
+    if isinstance(evaluator, Builtin):
+        # the kernels value finished games by their outcome, and report a row the evaluator cannot value
+        check_served(evaluator, rows, races=False)
+        context = np.full(len(rows), -1, dtype=np.int64)
+        if evaluator.name == "pubeval" and parents is not None:
+            context = layout.is_race(parents).astype(np.int64)
+        for group in _groups(rows, context):
+            index = np.arange(len(rows)) if group is None else group
+            part = np.ascontiguousarray(rows if group is None else rows[group])
+            values = out if group is None else np.zeros((len(index), 5))
+            tables = tables_for(record, evaluator, part) if context[index[0]] < 0 else bool(context[index[0]])
+            bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
+            if bad >= 0:
+                raise not_race(rows, int(index[bad]))
+            if group is not None:
+                out[group] = values
+        return out
     over = layout.is_over(rows)
     if over.any():
         out[over] = terminal_probabilities(rows[over])
     live = np.flatnonzero(~over)
     if not live.size:
         return out
-    if isinstance(evaluator, Builtin):
-        check_served(evaluator, rows)
-        context = np.full(len(live), -1, dtype=np.int64)
-        if evaluator.name == "pubeval" and parents is not None:
-            context = layout.is_race(parents[live]).astype(np.int64)
-        for group in _groups(rows[live], context):
-            index = live[group]
-            part = np.ascontiguousarray(rows[index])
-            values = np.zeros((len(index), 5))
-            tables = tables_for(record, evaluator, part) if context[group[0]] < 0 else bool(context[group[0]])
-            bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
-            if bad >= 0:
-                raise not_race(rows, int(index[bad]))
-            out[index] = values
-        return out
     shown = handed_out(np.ascontiguousarray(rows[live]))
     out[live] = check_probabilities(evaluator.evaluate(shown), "evaluator", rows=len(live))
     return out
-
-
-def kind_of(evaluator: Union[Builtin, Evaluator]) -> Optional[int]:
-    """The built-in kind of ``evaluator``, or ``None`` for a Python one."""
-    return evaluator.kind if isinstance(evaluator, Builtin) else None
