@@ -169,6 +169,11 @@ def evaluate_rows(
             index = np.arange(len(rows)) if group is None else group
             part = np.ascontiguousarray(rows if group is None else rows[group])
             values = out if group is None else np.zeros((len(index), 5))
+            if evaluator.name == "race" and layout.is_bearoff(part).any():
+                # a contact row is refused before the tables for the bear-offs are built (slowly, maybe)
+                contact = np.flatnonzero(~layout.is_race(part) & ~layout.is_over(part))
+                if contact.size:
+                    raise not_race(rows, int(index[contact[0]]))
             tables = tables_for(record, evaluator, part) if context[index[0]] < 0 else bool(context[index[0]])
             bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
             if bad >= 0:
