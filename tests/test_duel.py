@@ -18,7 +18,7 @@ import pytest
 from test_evaluation import Linear, same_error
 
 import nardy_fast
-from nardy_fast import DuelResult, Greedy, NardyError
+from nardy_fast import DuelResult, Greedy
 from nardy_fast._dispatch import implementations
 
 IMPLS = implementations()
@@ -264,22 +264,11 @@ def test_a_builtin_evaluator_is_checked_against_the_variant() -> None:
 # --- built-in evaluators ----------------------------------------------------------------------------------------
 
 
-def builtin_ready(name: str) -> bool:
-    try:
-        for module in IMPLS.values():
-            module.evaluate(module.Position.start("short"), name)
-    except NardyError:
-        return False
-    return True
-
-
 BUILTIN_DUELS = [("heuristic", "long"), ("heuristic", "gulbar"), ("heuristic", "short"), ("pubeval", "short")]
 
 
 @pytest.mark.parametrize(("name", "variant"), BUILTIN_DUELS)
 def test_builtin_evaluators_against_themselves(name: str, variant: str) -> None:
-    if not builtin_ready(name):
-        pytest.skip(f"{name} is not there yet")
     result = nardy_fast.duel(name, Greedy(name), variant, 10, seed=6)
     assert_even(result, 10)
     assert result.a == result.b == repr(Greedy(name)) == f"Greedy({name!r}, plies=0)"
@@ -290,8 +279,6 @@ def test_builtin_evaluators_against_themselves(name: str, variant: str) -> None:
     [pytest.param(*d, marks=pytest.mark.slow) if d[0] == "heuristic" else d for d in BUILTIN_DUELS],
 )
 def test_builtin_duel_of_the_reference_is_the_cores(name: str, variant: str) -> None:
-    if not builtin_ready(name):
-        pytest.skip(f"{name} is not there yet")
     core = nardy_fast.duel(name, "random", variant, 2, seed=6)
     reference = nardy_fast.reference.duel(name, "random", variant, 2, seed=6)
     assert core.points.tolist() == reference.points.tolist()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -521,16 +521,6 @@ def test_a_race_hint_of_a_contact_position() -> None:
     assert "is not a race" in message and CONTACT in message
 
 
-def builtin_ready(name: str) -> Optional[str]:
-    """Why the built-in evaluator ``name`` cannot be tested yet, or None."""
-    try:
-        nardy_fast.evaluate(nardy_fast.Position.start("short"), name)
-        nardy_fast.reference.evaluate(nardy_fast.Position.start("short"), name)
-    except NardyError as error:
-        return str(error)
-    return None
-
-
 def contact_rows(variants: tuple[str, ...]) -> npt.NDArray[np.int8]:
     rows = sample_rows()
     keep = np.isin(rows[:, layout.VARIANT], [nardy_fast.VARIANTS.index(v) for v in variants])
@@ -541,9 +531,6 @@ def contact_rows(variants: tuple[str, ...]) -> npt.NDArray[np.int8]:
     ("evaluator", "variants"), [("heuristic", nardy_fast.VARIANTS), ("pubeval", ("short",))]
 )
 def test_builtin_evaluators_agree_and_are_probabilities(evaluator: str, variants: tuple[str, ...]) -> None:
-    why = builtin_ready(evaluator)
-    if why is not None:
-        pytest.skip(f"{evaluator} is not there yet: {why}")
     rows = contact_rows(variants)
     values = {name: module.evaluate(rows, evaluator) for name, module in IMPLS.items()}
     python = values["python"]
