@@ -171,30 +171,31 @@ def resolve_policy(value: object, name: str = "policy", evaluators: bool = False
     raise field_error(NardyError, name, f"must be one of {POLICIES}, a Greedy{also} or a callable", value)
 
 
-def check_choices(choices: object, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def check_choices(
+    choices: object,
+    counts: npt.NDArray[np.int64],
+    field: str = "policy",
+    wrong_shape: str = "must return {n} integer choices, one per game (shape ({n},))",
+    wrong_choice: str = "returned choice {choice} for a game with {moves} moves (game {i} of the call)",
+    slots: Optional[npt.NDArray[np.int64]] = None,
+) -> npt.NDArray[np.int64]:
     """What a callable policy returned, checked: one integer per game, each ``0 <= c < count``. The checks are
     made on a copy, which alone is returned: the policy's own array may be changed meanwhile (by a thread it
-    started, say), and a choice checked must be the choice played."""
+    started, say), and a choice checked must be the choice played. The errors name ``field``, their problems
+    ``wrong_shape`` (formatted with ``n``) and ``wrong_choice`` (with ``choice``, ``moves``, ``i`` and, given
+    ``slots``, the game's ``slot``)."""
     try:
         array = np.array(choices)
     except (ValueError, TypeError):
         array = np.zeros(0, dtype=object)
     if array.shape != counts.shape or array.dtype.kind not in "iu":
-        raise field_error(
-            NardyError,
-            "policy",
-            f"must return {len(counts)} integer choices, one per game (shape ({len(counts)},))",
-            choices,
-        )
+        raise field_error(NardyError, field, wrong_shape.format(n=len(counts)), choices)
     wrong = (array < 0) | (array >= counts)
     if wrong.any():
         i = int(np.argmax(wrong))
-        raise field_error(
-            NardyError,
-            "policy",
-            f"returned choice {int(array[i])} for a game with {int(counts[i])} moves (game {i} of the call)",
-            choices,
-        )
+        slot = -1 if slots is None else int(slots[i])
+        problem = wrong_choice.format(choice=int(array[i]), moves=int(counts[i]), i=i, slot=slot)
+        raise field_error(NardyError, field, problem, choices)
     return array.astype(np.int64, copy=False)
 
 

@@ -24,6 +24,7 @@ from .game import MAX_PLIES, RECORD, rolls_next
 from .inputs import boolean, integer
 from .lockstep import first_rolls, handed_out
 from .playouts import MAX_BATCH, PlayoutOptions, Records, check_playout
+from .policies import check_choices as policy_choices
 
 if TYPE_CHECKING:
     from .implementation import Kernels
@@ -73,27 +74,14 @@ def check_choices(choices: object, counts: Ints, slots: Ints) -> Ints:
     """The choices of a step, checked as a callable policy's are (:func:`nardy_fast.policies.check_choices`):
     one integer per unfinished game, each ``0 <= c < count``, read once into a copy of our own, which alone is
     played."""
-    try:
-        array = np.array(choices)
-    except (ValueError, TypeError):
-        array = np.zeros(0, dtype=object)
-    if array.shape != counts.shape or array.dtype.kind not in "iu":
-        raise field_error(
-            NardyError,
-            "choices",
-            f"must be {len(counts)} integers, one per unfinished game (shape ({len(counts)},))",
-            choices,
-        )
-    wrong = (array < 0) | (array >= counts)
-    if wrong.any():
-        i = int(np.argmax(wrong))
-        raise field_error(
-            NardyError,
-            "choices",
-            f"has choice {int(array[i])} for a game with {int(counts[i])} moves (choices[{i}], slot {int(slots[i])})",
-            choices,
-        )
-    return array.astype(np.int64, copy=False)
+    return policy_choices(
+        choices,
+        counts,
+        "choices",
+        "must be {n} integers, one per unfinished game (shape ({n},))",
+        "has choice {choice} for a game with {moves} moves (choices[{i}], slot {slot})",
+        slots,
+    )
 
 
 class Games:
