@@ -59,6 +59,7 @@ from .errors import (
     NardyWarning,
     SearchLimitError,
 )
+from .evaluation.network import Network
 from .evaluation.outcomes import EVALUATORS, OUTPUTS, equity
 from .game import Game
 from .layout import WIDTH
@@ -88,6 +89,7 @@ __all__ = [
     "Trajectories",
     "PlayoutOptions",
     "Greedy",
+    "Network",
     "DuelResult",
     "equity",
     "EVALUATORS",

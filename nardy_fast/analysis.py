@@ -46,7 +46,7 @@ class Analysis:
 
         return race_probabilities(self)  # type: ignore[arg-type]
 
-    def evaluate(self, evaluator: object = "heuristic") -> npt.NDArray[np.float64]:
+    def evaluate(self, evaluator: object = "net") -> npt.NDArray[np.float64]:
         """This position's five outcome probabilities for its side to move by ``evaluator``
         (:func:`nardy_fast.evaluate`); :func:`nardy_fast.equity` of them is its points per game."""
         from .registry import implementation_of
@@ -54,7 +54,7 @@ class Analysis:
         return implementation_of(self).evaluate(self, evaluator)
 
     def hint(
-        self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "heuristic", plies: int = 0
+        self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "net", plies: int = 0
     ) -> list[tuple[Move, float]]:
         """Every legal move for ``roll`` (``None`` for a pending list) ranked best first, as ``(move,
         equity)`` pairs: the equity (cubeless points per game for this position's side to move) of the

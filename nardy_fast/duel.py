@@ -156,7 +156,7 @@ def _play(
             child_index, sub = _segments(offsets, chosen)
             games = active[chosen]
             picks[chosen] = player.choose(
-                record, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed
+                record, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed, rolls[games]
             )
         moved = children[offsets[:-1] + picks]
         plies[active] += 1

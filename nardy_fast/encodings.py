@@ -93,6 +93,7 @@ __all__ = [
     "FLAG_UNITS",
     "OPPONENT_HEAD",
     "NUMPY_ENCODERS",
+    "td_units",
     "EncodeKernel",
     "python_kernel",
     "check_scheme",
@@ -157,7 +158,7 @@ SCHEMES: Mapping[str, Scheme] = {
 # --- the reference's encoders: vectorised NumPy over checked int8 rows ----------------------------------------
 
 
-def _td_units(counts: npt.NDArray[np.int16]) -> Features:
+def td_units(counts: npt.NDArray[np.int16]) -> Features:
     """TD-Gammon's four units of each count (N, P) -> (N, 4 P): c >= 1, c >= 2, c >= 3, (c - 3) / 2 above 3."""
     c = counts.astype(np.float32)
     units = np.stack([c >= 1, c >= 2, c >= 3, np.where(c > 3, (c - 3) / np.float32(2), 0)], axis=-1)
@@ -182,7 +183,7 @@ def _tdgammon(rows: Rows) -> Features:
     out = np.zeros((len(rows), 198), dtype=np.float32)
     for side, counts in enumerate((white, black)):
         base = 98 * side
-        out[:, base : base + 96] = _td_units(counts)
+        out[:, base : base + 96] = td_units(counts)
         out[:, base + 96] = rows[:, BAR + side].astype(np.float32) / np.float32(2)
         out[:, base + 97] = rows[:, OFF + side].astype(np.float32) / np.float32(15)
     out[:, 196] = rows[:, TURN] == 0
@@ -236,8 +237,8 @@ def _nardy(rows: Rows) -> Features:
     mine, theirs = np.maximum(seen, 0), np.maximum(-seen, 0)
     out = np.zeros((n, _NARDY_WIDTH), dtype=np.float32)
     at = NARDY_OFFSETS
-    out[:, at["mover_points"] : at["mover_points"] + 96] = _td_units(mine)
-    out[:, at["opponent_points"] : at["opponent_points"] + 96] = _td_units(theirs)
+    out[:, at["mover_points"] : at["mover_points"] + 96] = td_units(mine)
+    out[:, at["opponent_points"] : at["opponent_points"] + 96] = td_units(theirs)
     for k, side in enumerate((me, 1 - me)):
         out[:, at["bar"] + k] = rows[index, BAR + side].astype(np.float32) / np.float32(2)
         out[:, at["off"] + k] = rows[index, OFF + side].astype(np.float32) / np.float32(15)

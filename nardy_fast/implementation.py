@@ -103,8 +103,9 @@ class Implementation:
         (win, win with mars or more, win with koks, lose with mars or more, lose with koks); their points per
         game are :func:`nardy_fast.equity` of them.
 
-        ``evaluator`` is a built-in one's name (``"heuristic"`` for every variant, ``"pubeval"`` for short
-        nardy, ``"race"`` for races: docs/rules.md, Evaluation) or any object with an ``evaluate(rows)``
+        ``evaluator`` is a built-in one's name (``"net"``, the network shipped for each variant, and
+        ``"heuristic"`` for every variant, ``"pubeval"`` for short nardy, ``"race"`` for races: docs/rules.md,
+        Evaluation), a :class:`~nardy_fast.Network` of the rows' variant, or any object with an ``evaluate(rows)``
         method, called once with read-only copies of the unfinished rows (n, 64) and returning (n, 5)
         probabilities (checked: shape, real numbers, no NaN, nested in [0, 1]). A finished game is valued by
         its outcome, never by the evaluator. The rows are copied and checked first, as for ``encode``; the
@@ -117,7 +118,7 @@ class Implementation:
         return values[0] if array.ndim == 1 else values
 
     def hint(
-        self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "heuristic", plies: int = 0
+        self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "net", plies: int = 0
     ) -> list[tuple[Move, float]]:
         """:meth:`Position.hint` of one of this implementation's positions."""
         return hint_moves(self, position, roll, evaluator, plies)

@@ -74,11 +74,12 @@ def check_plies(value: object, name: str = "plies") -> int:
 @dataclass(frozen=True, eq=False, repr=False)
 class Greedy:
     """The policy that plays the best move by ``evaluator`` searched ``plies`` deep (0, 1 or 2): the first
-    move of :meth:`Position.hint`. ``evaluator`` is a built-in evaluator's name (``"heuristic"``,
+    move of :meth:`Position.hint`. ``evaluator`` (by default ``"net"``, the network shipped for the game's
+    variant) is a built-in evaluator's name (``"net"``, ``"heuristic"``,
     ``"pubeval"``, ``"race"``) or any object with an ``evaluate(rows)`` method. Built-in evaluators play in C
     without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games."""
 
-    evaluator: EvaluatorLike = "heuristic"
+    evaluator: EvaluatorLike = "net"
     plies: int = 0
     resolved: Union[Builtin, Evaluator] = field(init=False)
 
@@ -120,10 +121,11 @@ class PolicySpec:
         numbers: npt.NDArray[np.int64],
         plies: npt.NDArray[np.int64],
         seed: int,
+        rolls: Optional[Rows] = None,
     ) -> npt.NDArray[np.int64]:
         """The chosen child of each position ``rows[i]`` (n, 64) among its ``children[offsets[i]:offsets[i+1]]``
-        (its legal moves for the roll it is to play), game ``numbers[i]`` at ply ``plies[i]`` of ``seed``'s
-        dice: one index within each position's children."""
+        (its legal moves for the roll it is to play, ``rolls[i]`` when given: (0, 0) for a pending list), game
+        ``numbers[i]`` at ply ``plies[i]`` of ``seed``'s dice: one index within each position's children."""
         counts = np.diff(offsets)
         if self.kind == "first":
             return np.zeros(len(rows), dtype=np.int64)
@@ -135,17 +137,28 @@ class PolicySpec:
             assert self.callback is not None
             return check_choices(self.callback(handed_out(children), handed_out(offsets)), counts)
         assert self.greedy is not None
-        return greedy_choices(record, self.greedy, rows, children, offsets)
+        return greedy_choices(record, self.greedy, rows, children, offsets, rolls)
 
 
-def greedy_choices(record: Implementation, greedy: Greedy, rows: Rows, children: Rows, offsets: Offsets) -> npt.NDArray[np.int64]:
-    """The first move of each position's hint ranking (docs/rules.md, Evaluation and search), batched."""
+def greedy_choices(
+    record: Implementation, greedy: Greedy, rows: Rows, children: Rows, offsets: Offsets, rolls: Optional[Rows] = None
+) -> npt.NDArray[np.int64]:
+    """The first move of each position's hint ranking (docs/rules.md, Evaluation and search), batched. Given
+    the rolls, a deeper search of a built-in evaluator is the implementation's own hint, where it has one."""
     owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
     search = Search(record, greedy.resolved)
     if greedy.plies == 0:
         values = seen_from(rows, owners, children, evaluate_rows(record, children, greedy.resolved, rows[owners]))
         return record.segment_argmax(equity_of(values), offsets)
     picks = np.zeros(len(rows), dtype=np.int64)
+    builtin = greedy.resolved if isinstance(greedy.resolved, Builtin) else None
+    kernel = record.kernels.hint
+    if builtin is not None and kernel is not None and rolls is not None and len(rows):
+        tables = tables_for(record, builtin, rows[:1])
+        for i in range(len(rows)):
+            _, values, reached = kernel(rows[i], int(rolls[i, 0]), int(rolls[i, 1]), greedy.plies, builtin.kind, tables)
+            picks[i] = ranking(values, reached)[0]
+        return picks
     for i in range(len(rows)):
         part = children[offsets[i] : offsets[i + 1]]
         values, reached = search.ranked(rows[i], part, greedy.plies)

@@ -3,7 +3,7 @@
 # shared module's tables, read at import; the values are computed as its NumPy encoders compute them, bit for
 # bit (float32 arithmetic: the units are exact, and n / 15 is one correctly rounded division in both).
 # Uses: tables, gate.
-# Offers: nothing.
+# Offers: encode_nardy_rest.
 
 from libc.stdint cimport uintptr_t
 
@@ -125,13 +125,21 @@ cdef void encode_openspiel(const Pos *p, float *o) noexcept nogil:
 
 
 cdef void encode_nardy(const Pos *p, float *o) noexcept nogil:
-    cdef int m, c, k, d, side, me = p.turn
+    cdef int m, c, me = p.turn
     cdef int fam = 1 if V_SHORT[p.variant] else 0
     cdef int sign = -1 if me else 1
     for m in range(1, 25):
         c = sign * p.board[MAP[fam][me][m]]
         td_units(&o[AT_MINE + 4 * (m - 1)], c if c > 0 else 0)
         td_units(&o[AT_THEIRS + 4 * (m - 1)], -c if c < 0 else 0)
+    encode_nardy_rest(p, o)
+
+
+cdef void encode_nardy_rest(const Pos *p, float *o) noexcept nogil:
+    """The "nardy" features after the points (from ``AT_BAR`` on); ``o`` zero there."""
+    cdef int c, k, d, side, me = p.turn
+    cdef int fam = 1 if V_SHORT[p.variant] else 0
+    cdef int sign = -1 if me else 1
     for k in range(2):
         side = me if k == 0 else 1 - me
         o[AT_BAR + k] = <float> p.bar[side] * <float> 0.5

@@ -1,7 +1,7 @@
 # The evaluator seam in C (docs/rules.md, Evaluation): one call that values a position for its side to move
 # with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is, and the
 # batch entry point over packed rows.
-# Uses: tables, gate, results, bearoff, race_eval, pubeval, heuristic.
+# Uses: tables, gate, results, bearoff, race_eval, pubeval, heuristic, network.
 # Offers: evaluate_pos, evaluator_from, equity_of, flip_into.
 
 from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
@@ -9,6 +9,7 @@ from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
 cdef int EVAL_RACE = _EVALUATORS.index("race")
 cdef int EVAL_PUBEVAL = _EVALUATORS.index("pubeval")
 cdef int EVAL_HEURISTIC = _EVALUATORS.index("heuristic")
+cdef int EVAL_NET = _EVALUATORS.index("net")
 
 
 cdef void terminal_probabilities(const Pos *p, double *out) noexcept nogil:
@@ -37,6 +38,8 @@ cdef int evaluate_pos(const Evaluator *e, const Pos *p, double *out) noexcept no
         return race_evaluate(e, p, out)
     if e.kind == EVAL_PUBEVAL:
         return pubeval_evaluate(e, p, out)
+    if e.kind == EVAL_NET:
+        return network_evaluate(e, p, out)
     return heuristic_evaluate(e, p, out)
 
 
@@ -58,7 +61,7 @@ cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
     """Fill ``e`` for evaluator ``kind``; ``tables`` is ``None`` or, for the race evaluator,
     ``(dist, dist_first, two_win)``: C-contiguous float64 arrays the caller keeps alive while ``e`` is used
     (``two_win`` may be ``None``); for pubeval, whether the positions before the moves were races (the
-    weight set to use: nardy_fast.evaluation.pubeval)."""
+    weight set to use: nardy_fast.evaluation.pubeval); for the network, its weights (``network_from``)."""
     cdef const double[:, ::1] dist
     cdef const double[:, ::1] first
     cdef const double[:, ::1] two
@@ -67,12 +70,17 @@ cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
         raise _field_error(_NardyError, "evaluator", "is not a built-in evaluator", kind)
     e.kind = kind
     e.parent_race = -1
+    if kind == EVAL_NET:
+        return network_from(e, tables)
     if tables is None:
         return 0
     if kind == EVAL_PUBEVAL:
         e.parent_race = 1 if tables else 0
         return 0
-    dist, first, two_win = tables
+    # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
+    if type(tables) is not tuple or len(<tuple> tables) != 3:
+        raise _field_error(_NardyError, "tables", "are not the race evaluator's tables", type(tables).__name__)
+    dist, first, two_win = <tuple> tables
     if (dist.shape[0] != first.shape[0] or dist.shape[1] != BO_TURNS or first.shape[1] != BO_TURNS
             or dist.shape[0] < 1):
         raise _field_error(_NardyError, "tables", "do not have the shape of one-sided tables", dist.shape[0])

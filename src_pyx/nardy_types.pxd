@@ -113,3 +113,9 @@ ctypedef struct Evaluator:
     const double *dist_first
     int64_t n2             # layouts in the two-sided table (0: none)
     const double *two_win  # its win, (n2, n2) in C order
+    int hidden             # the network's hidden units (nardy_fast.evaluation.network)
+    const float *w1        # (inputs, hidden), b1 (hidden,), b2 (5,), C order
+    const float *b1
+    const float *b2
+    const float *terms     # the point terms (2, 24, 16, hidden) (nardy_fast.evaluation.network.point_terms)
+    const float *w2t       # w2 transposed and padded, (hidden, 8)

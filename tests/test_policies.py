@@ -122,7 +122,7 @@ def test_greedy_repr_pastes_back(name: str, plies: int) -> None:
 
 def test_greedy_defaults_and_numpy_plies() -> None:
     g = Greedy()
-    assert g.evaluator == "heuristic" and g.plies == 0 and g.resolved == Builtin("heuristic")
+    assert g.evaluator == "net" and g.plies == 0 and g.resolved == Builtin("net")  # the shipped networks
     g = Greedy("race", plies=np.int64(2))  # type: ignore[arg-type]
     assert g.plies == 2 and type(g.plies) is int
     assert Greedy(Linear()).plies == 0
@@ -138,7 +138,7 @@ def test_greedy_bad_plies(plies: object) -> None:
 
 @pytest.mark.parametrize("evaluator", ["nope", "", 42, None, first_child, np.array(["heuristic"])], ids=repr)
 def test_greedy_bad_evaluator(evaluator: object) -> None:
-    with pytest.raises(NardyError, match=r"^evaluator: must be one of \('race', 'pubeval', 'heuristic'\)"):
+    with pytest.raises(NardyError, match=r"^evaluator: must be one of \('race', 'pubeval', 'heuristic', 'net'\)"):
         Greedy(evaluator)  # type: ignore[arg-type]
 
 

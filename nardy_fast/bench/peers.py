@@ -8,21 +8,29 @@ import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, Optional
 
+import numpy as np
+import numpy.typing as npt
+
+from .. import layout
 from .._dispatch import implementations
+from ..errors import NardyError, field_error
 from ..position import Position
+from ..variants import VARIANTS
 from .harness import SEED, Count, Rows, Work
 
 __all__ = [
     "GNUBG_INSTALL",
     "gnubg_installed",
     "Board",
-    "gnubg_board", "gnubg_boards",
+    "gnubg_board", "gnubg_boards", "gnubg_arrays",
     "gnubg_work",
     "GnubgGame",
     "gnubg_game",
     "gnubg_games",
     "gnubg_greedy_game",
     "gnubg_greedy_games",
+    "gnubg_choice",
+    "GnubgPlayer",
 ]
 
 #: How to add GNU Backgammon to the bench: an optional peer (the package's only run-time dependency is
@@ -197,3 +205,111 @@ def gnubg_greedy_games(games: int, seed: int = SEED) -> Callable[[], Count]:
         return Count(len(played), sum(game.plies for game in played))
 
     return work
+
+
+_SHORT = VARIANTS.index("short")
+
+
+def gnubg_arrays(rows: Rows) -> npt.NDArray[np.int64]:
+    """Short-nardy rows (n, 64) as GNU Backgammon boards (n, 2, 25), each as :func:`gnubg_board` (``[the side
+    not on roll, the side on roll]`` from the view of the row's side to move), computed on the arrays."""
+    rows = np.asarray(rows)
+    board = rows[:, layout.BOARD : layout.BOARD + 24].astype(np.int64)
+    white = (rows[:, layout.TURN] == 0)[:, None]
+    ours, theirs = np.maximum(board, 0), np.maximum(-board, 0)  # White's, Black's, on White's points 1..24
+    out = np.zeros((len(rows), 2, 25), dtype=np.int64)
+    # each side counts its points from its own home: White's point p is Black's 25 - p
+    out[:, 1, :24] = np.where(white, ours, theirs[:, ::-1])
+    out[:, 0, :24] = np.where(white, theirs[:, ::-1], ours)
+    me = rows[:, layout.TURN].astype(np.int64)
+    out[:, 1, 24] = rows[np.arange(len(rows)), layout.BAR + me]
+    out[:, 0, 24] = rows[np.arange(len(rows)), layout.BAR + 1 - me]
+    return out
+
+
+def _check_short(rows: Rows, name: str) -> None:
+    """A :class:`~nardy_fast.NardyError` naming ``name`` for the first row that is not short nardy."""
+    bad = np.flatnonzero(rows[:, layout.VARIANT] != _SHORT)
+    if bad.size:
+        i = int(bad[0])
+        problem = f"GNU Backgammon plays short nardy only ({name}[{i}] is {VARIANTS[int(rows[i, layout.VARIANT])]})"
+        raise field_error(NardyError, name, problem, rows[i].tolist())
+
+
+def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows) -> int:
+    """The index of the child (of ``children`` (k, 64), the children of short-nardy ``row`` for ``roll``)
+    that GNU Backgammon's 0-ply net plays: ``gnubg_nn.best_move(board, d1, d2, n=0)``'s resulting board
+    compared with each child's as a GNU Backgammon board. A roll that cannot be played has the one child
+    the turn passes to. No matching child means the two rule books disagree: a
+    :class:`~nardy_fast.NardyError` naming ``children``."""
+    import gnubg_nn
+
+    row, children = np.asarray(row).reshape(1, layout.WIDTH), np.asarray(children).reshape(-1, layout.WIDTH)
+    _check_short(row, "row")
+    _check_short(children, "children")
+    board = gnubg_arrays(row)[0].tolist()
+    steps, key = gnubg_nn.best_move(board, int(roll[0]), int(roll[1]), n=0, b=1)
+    # best_move's key is the board after the move, [the mover, the side now on roll]: a child's board
+    if not steps:
+        after = [board[1], board[0]]
+    else:
+        after = [list(side) for side in gnubg_nn.board_from_position_key(key)]
+    boards = gnubg_arrays(children)
+    found = np.flatnonzero((boards == np.array(after)).all(axis=(1, 2)))
+    if found.size != 1:
+        problem = (
+            f"has no child equal to GNU Backgammon's move {steps} for this row and roll {tuple(roll)} "
+            f"(the rule books disagree, or these are not that row's children): it plays to {after}"
+        )
+        raise field_error(NardyError, "children", problem, children.tolist())
+    return int(found[0])
+
+
+class GnubgPlayer:
+    """GNU Backgammon's 0-ply net as a callable policy (``policy(children, offsets) -> choices``, as
+    :func:`nardy_fast.playout` and :func:`nardy_fast.duel` call one) for short nardy.
+
+    A callable policy sees the children of each position, not the position or its roll, so it cannot call
+    ``gnubg_nn.best_move``; it does what ``best_move(..., n=0)`` does with them instead: each child is valued
+    for the side that moved to it by GNU Backgammon's 0-ply evaluation of the board after the move
+    (``gnubg_nn.probabilities(board, 0)`` from the side now on roll, inverted; a finished game by its outcome),
+    and the child of the highest cubeless equity (win - loss, marses and kokses counted twice and thrice) is
+    played, the first on ties. ``gnubg_choice`` (best_move itself, given the roll) is the check of it
+    (``tests/test_strength.py``): the two differ only where two moves have the same equity in float32, where
+    ``best_move``'s order is that of its sort."""
+
+    def __init__(self) -> None:
+        import gnubg_nn
+
+        self._probabilities = gnubg_nn.probabilities
+
+    def __repr__(self) -> str:
+        return "'gnubg 0-ply'"
+
+    def equities(self, children: Rows) -> npt.NDArray[np.float64]:
+        """The equity of each short-nardy child (k, 64) for the side that moved to it, by GNU Backgammon's
+        0-ply evaluation."""
+        children = np.asarray(children).reshape(-1, layout.WIDTH)
+        _check_short(children, "children")
+        over = layout.is_over(children)
+        points = layout.points(children).astype(np.float64)
+        probabilities = self._probabilities
+        out = np.zeros(len(children))
+        for i, board in enumerate(gnubg_arrays(children).tolist()):
+            if over[i]:
+                out[i] = points[i]  # the mover has just won
+                continue
+            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities(board, 0)
+            # the side on roll's equity, negated: the mover's
+            out[i] = -(2.0 * win - 1.0 + win_gammon + win_backgammon - lose_gammon - lose_backgammon)
+        return out
+
+    def __call__(self, children: Rows, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The chosen child of each position, ``children[offsets[i]:offsets[i+1]]`` its children."""
+        children, offsets = np.asarray(children), np.asarray(offsets, dtype=np.int64)
+        equities = self.equities(children)
+        # a move of short nardy always passes the turn: every child's side on roll is the mover's opponent
+        return np.array(
+            [int(np.argmax(equities[offsets[i] : offsets[i + 1]])) for i in range(len(offsets) - 1)],
+            dtype=np.int64,
+        )

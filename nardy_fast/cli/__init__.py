@@ -16,9 +16,11 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
             other on duplicate dice and print the first one's points per game, its standard error, win
             rate and results
   hint      rank every legal move of a position for a roll by an evaluator's equity, best first
+  train     train a network evaluator of a variant by self-play, with checkpoints it resumes from and
+            its strength against heuristic as it goes, and save its weights
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
 
-The long commands (bench, perft, playout, rollout, duel) draw their progress on stderr: percent done and
+The long commands (bench, perft, playout, rollout, duel, train) draw their progress on stderr: percent done and
 time left. Bad input prints one line on stderr, naming the option and quoting the value, and exits with
 status 2; Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
 (docs/rules.md describes the text and the rules of every variant).
@@ -35,7 +37,7 @@ from collections.abc import Sequence
 from typing import Optional, Protocol
 
 from ..errors import NardyError, quote
-from . import bench, corpus, duel, hint, perft, playout, rollout
+from . import bench, corpus, duel, hint, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -65,6 +67,7 @@ _COMMANDS: dict[str, _Command] = {
     "rollout": rollout,
     "duel": duel,
     "hint": hint,
+    "train": train,
     "corpus": corpus,
 }
 

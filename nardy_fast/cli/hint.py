@@ -62,7 +62,7 @@ def add_arguments(parser: Parser) -> None:
     parser.add_argument(
         "--evaluator",
         choices=EVALUATORS,
-        default="heuristic",
+        default="net",
         help="the evaluator that values the positions (default: %(default)s)",
     )
     parser.add_argument(

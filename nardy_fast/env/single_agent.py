@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from .. import dice
 from ..errors import NardyError, field_error
-from ..evaluation.evaluators import SERVES, Builtin, Evaluator
+from ..evaluation.evaluators import Builtin, Evaluator, served
 from ..evaluation.outcomes import EVALUATORS
 from ..game import POLICIES, Game
 from ..inputs import IntLike, choice, integer
@@ -225,11 +225,9 @@ def _check_served(spec: PolicySpec, variant: str, opponent: object) -> None:
     """A greedy opponent's built-in evaluator must serve ``variant``."""
     evaluator = spec.greedy.resolved if spec.greedy is not None else None
     if isinstance(evaluator, Builtin):
-        served = SERVES.get(evaluator.name)
-        if served is not None and variant not in served:
-            problem = (
-                f"evaluator {evaluator.name!r} evaluates {' and '.join(served)} nardy only, not {variant}"
-            )
+        serves = served(evaluator)
+        if serves is not None and variant not in serves:
+            problem = f"evaluator {evaluator!r} evaluates {' and '.join(serves)} nardy only, not {variant}"
             raise field_error(NardyError, "opponent", problem, opponent)
 
 

@@ -11,7 +11,6 @@ shown to an evaluator (its outcome is known), and what a Python evaluator return
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Protocol, Union
 
 import numpy as np
@@ -22,6 +21,7 @@ from ..batch import handed_out
 from ..errors import NardyError, field_error
 from ..inputs import choice
 from ..variants import VARIANTS
+from .builtin import Builtin
 from .outcomes import EVALUATORS, check_probabilities
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ __all__ = [
     "evaluate_rows",
     "terminal_probabilities",
     "tables_for",
+    "served",
 ]
 
 Rows = npt.NDArray[np.int8]
@@ -53,25 +54,17 @@ class Evaluator(Protocol):
         """Probabilities (n, 5) for rows (n, 64)."""
 
 
-@dataclass(frozen=True)
-class Builtin:
-    """A built-in evaluator: its ``name`` in :data:`EVALUATORS` (its ``kind`` is the index there)."""
-
-    name: str
-
-    @property
-    def kind(self) -> int:
-        """The index of the evaluator in EVALUATORS."""
-        return EVALUATORS.index(self.name)
-
-    def __repr__(self) -> str:
-        return repr(self.name)
-
-
 EvaluatorLike = Union[str, Builtin, Evaluator]
 
-#: The variants each built-in evaluator serves (the rest: all).
+#: The variants each built-in evaluator serves (the rest: all; a :class:`~nardy_fast.evaluation.network.Network`
+#: serves its own variant only).
 SERVES = {"pubeval": ("short",)}
+
+
+def served(evaluator: Builtin) -> Optional[tuple[str, ...]]:
+    """The variants ``evaluator`` serves, ``None`` for all."""
+    variant = getattr(evaluator, "variant", None)
+    return (variant,) if isinstance(variant, str) else SERVES.get(evaluator.name)
 
 
 def resolve_evaluator(value: object, name: str = "evaluator") -> Union[Builtin, Evaluator]:
@@ -107,13 +100,13 @@ def terminal_probabilities(rows: Rows) -> Floats:
 def check_served(evaluator: Builtin, rows: Rows, races: bool = True) -> None:
     """A :class:`~nardy_fast.NardyError` for the first row of a variant ``evaluator`` does not serve, or (the
     race evaluator, with ``races``) the first unfinished row that is not a race."""
-    served = SERVES.get(evaluator.name)
-    if served is not None:
-        bad = np.flatnonzero(~np.isin(rows[:, layout.VARIANT], [VARIANTS.index(v) for v in served]))
+    serves = served(evaluator)
+    if serves is not None:
+        bad = np.flatnonzero(~np.isin(rows[:, layout.VARIANT], [VARIANTS.index(v) for v in serves]))
         if bad.size:
             i = int(bad[0])
-            problem = f"evaluates {' and '.join(served)} nardy only (rows[{i}] is {VARIANTS[rows[i, layout.VARIANT]]})"
-            raise field_error(NardyError, "evaluator", problem, evaluator.name)
+            problem = f"evaluates {' and '.join(serves)} nardy only (rows[{i}] is {VARIANTS[rows[i, layout.VARIANT]]})"
+            raise field_error(NardyError, "evaluator", problem, evaluator)
     if evaluator.name == "race" and races:
         bad = np.flatnonzero(~layout.is_race(rows) & ~layout.is_over(rows))
         if bad.size:
@@ -129,7 +122,12 @@ def not_race(rows: Rows, index: int) -> NardyError:
 
 def tables_for(record: Implementation, evaluator: Builtin, rows: Rows) -> object:
     """What the built-in ``evaluator`` reads for ``rows`` of one variant and flags: the race evaluator's
-    bear-off tables from ``record``'s builders, else ``None``."""
+    bear-off tables from ``record``'s builders, a network's weights (``"net"``: those shipped for the rows'
+    variant), else ``None``."""
+    if evaluator.name == "net" and len(rows):
+        from .network import network_for
+
+        return network_for(evaluator, VARIANTS[int(rows[0, layout.VARIANT])]).tables
     if evaluator.name != "race" or not len(rows):
         return None
     from .race import race_tables  # the tables are built by those who value races

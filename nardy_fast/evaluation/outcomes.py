@@ -20,7 +20,7 @@ __all__ = ["OUTPUTS", "EVALUATORS", "equity", "flipped", "check_probabilities"]
 OUTPUTS = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
 
 #: The built-in evaluators, by name; a name's index is its kind in the compiled core.
-EVALUATORS = ("race", "pubeval", "heuristic")
+EVALUATORS = ("race", "pubeval", "heuristic", "net")
 
 Probabilities = npt.NDArray[np.float64]
 

@@ -1,7 +1,7 @@
 """The reference's built-in evaluators (docs/rules.md, Evaluation): one twin per evaluator of the compiled
 core (:mod:`nardy_fast.reference.race_eval`, :mod:`~nardy_fast.reference.pubeval`,
-:mod:`~nardy_fast.reference.heuristic`), and the kernel that runs them over rows, as the core's
-``evaluate_rows`` does."""
+:mod:`~nardy_fast.reference.heuristic`, :mod:`~nardy_fast.reference.network`), and the kernel that runs them
+over rows, as the core's ``evaluate_rows`` does."""
 
 from __future__ import annotations
 
@@ -37,6 +37,14 @@ def twin(name: str) -> Twin:
 def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]) -> int:
     """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5): -1, or the index
     of the first row the evaluator cannot value (the race evaluator's position in contact)."""
+    if EVALUATORS[kind] == "net":
+        from .network import network_evaluate  # the network values many rows at once
+
+        over = layout.is_over(rows)
+        out[over] = terminal_probabilities(rows[over])
+        if not over.all():
+            out[~over] = network_evaluate(rows[~over], tables)
+        return -1
     evaluator = twin(EVALUATORS[kind])
     for i, row in enumerate(rows):
         if layout.is_over(row[None, :])[0]:

@@ -1,0 +1,317 @@
+"""The network evaluator ``"net"`` (docs/rules.md, Evaluation): a multilayer perceptron with one hidden layer,
+its weights, their file format and the weights the package ships, written once for every implementation.
+
+The network values a position for its side to move with the five outputs of
+:data:`~nardy_fast.evaluation.outcomes.OUTPUTS`:
+
+1. The inputs ``x`` are the row's ``"nardy"`` encoding (:mod:`nardy_fast.encodings`, :data:`INPUTS` float32
+   features: the side to move's view, TD-Gammon's four units a point, bar, off, heads, pending values,
+   variant and flags).
+2. The hidden layer ``h = max(0, b1 + x @ w1)`` (rectified linear units) has ``hidden`` units; ``w1`` is
+   (INPUTS, hidden).
+3. The outputs are ``sigmoid(b2 + w2 @ h)``; ``w2`` is (5, hidden). They are made nested as the seam requires
+   (``win_mars <= win``, ``win_koks <= win_mars``, ``lose_mars <= 1 - win``, ``lose_koks <= lose_mars``), each
+   capped by the one it must not exceed.
+
+Arithmetic, in float32, so that both implementations give the same bits:
+
+- The hidden sums start at ``b1``. Then, point by point from M1 to M24, each adds the point's term: the sum
+  over the four units of the side holding the point of ``x[j] * w1[j]``, in unit order, from 0 (an empty
+  point adds nothing). Then the features from index :data:`POINT_FEATURES` on add ``x[j] * w1[j]`` one by
+  one in order (a zero feature adds nothing).
+- The output sums start at ``b2`` and add ``w2[:, k] * h[k]`` unit by unit (a unit at 0 adds nothing).
+- Each output is the sigmoid, in float64, of its float32 sum.
+
+The point terms depend on the weights and on the point's side and count only: the core reads them from
+:func:`point_terms`, a table made once per network.
+
+A :class:`Network` is a built-in evaluator (its kind is ``"net"``'s): the compiled core evaluates it in C
+without the GIL, so ``Greedy(network)`` playouts, hints and rollouts stay in C. The name ``"net"`` alone is the
+network shipped for the row's variant (:func:`shipped`), loaded on first use and shared by the rule flags of
+that variant.
+
+Weights files are ``.npz`` archives (read without pickles) of float32 arrays ``w1``, ``b1``, ``w2``, ``b2``
+and a JSON string ``meta``: ``variant``, ``scheme``, ``hidden``, the ``sha256`` of the four arrays' bytes in
+that order, and ``training`` (how they were made: command, seed, games, seconds). Loading checks all of it;
+a missing, unreadable or corrupt file is a :class:`~nardy_fast.NardyError` naming ``weights``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tokenize
+import zipfile
+import zlib
+from dataclasses import FrozenInstanceError
+from functools import cache
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from ..encodings import SCHEMES, td_units
+from ..errors import NardyError, field_error
+from ..inputs import choice
+from ..variants import VARIANTS
+from .builtin import Builtin
+
+__all__ = ["SCHEME", "INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR"]
+
+#: The encoding the network reads, and its width.
+SCHEME = "nardy"
+INPUTS = SCHEMES[SCHEME].features
+#: The features of the points (four units a point, the mover's M1..M24 then the opponent's): the first ones.
+POINT_FEATURES = 192
+#: The most checkers on a point a point term is tabled for.
+MAX_COUNT = 15
+#: The most hidden units a network may have (the core's workspace per position).
+MAX_HIDDEN = 512
+#: The largest weight magnitude allowed: with it no float32 sum of the network can overflow.
+MAX_WEIGHT = 1e6
+#: The arrays of a network, in file and checksum order.
+ARRAYS = ("w1", "b1", "w2", "b2")
+#: Where the shipped weights are: one ``<variant>.npz`` per variant.
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
+
+Weights = npt.NDArray[np.float32]
+
+
+def _shapes(hidden: int) -> dict[str, tuple[int, ...]]:
+    return {"w1": (INPUTS, hidden), "b1": (hidden,), "w2": (5, hidden), "b2": (5,)}
+
+
+def checksum(arrays: dict[str, Weights]) -> str:
+    """The SHA-256 of the arrays' float32 bytes in :data:`ARRAYS` order."""
+    digest = hashlib.sha256()
+    for name in ARRAYS:
+        digest.update(np.ascontiguousarray(arrays[name], dtype=np.float32).tobytes())
+    return digest.hexdigest()
+
+
+def _checked_arrays(arrays: dict[str, object], name: str) -> dict[str, Weights]:
+    """The four arrays as read-only float32 C arrays of a network's shapes, finite; else an error naming
+    ``name``."""
+    sources: dict[str, npt.NDArray[Any]] = {}
+    for key in ARRAYS:
+        value = arrays.get(key)
+        try:
+            source = np.asarray(value)
+        except (TypeError, ValueError):
+            source = np.zeros(0, dtype=object)
+        if source.dtype.kind not in "iuf":
+            raise field_error(NardyError, name, f"{key} is not an array of real numbers", value)
+        sources[key] = source
+    shape = sources["w1"].shape
+    if len(shape) != 2 or shape[0] != INPUTS or not 1 <= shape[1] <= MAX_HIDDEN:
+        problem = f"w1 must be ({INPUTS}, hidden) with 1 <= hidden <= {MAX_HIDDEN}"
+        raise field_error(NardyError, name, problem, shape)
+    hidden = int(shape[1])
+    out: dict[str, Weights] = {}
+    for key, want in _shapes(hidden).items():
+        source = sources[key]
+        if source.shape != want:
+            raise field_error(NardyError, name, f"{key} must have shape {want} for {hidden} hidden units", source.shape)
+        if not np.isfinite(source).all():
+            raise field_error(NardyError, name, f"{key} has values that are NaN or infinite", key)
+        if float(np.abs(source.astype(np.float64)).max()) > MAX_WEIGHT:
+            raise field_error(NardyError, name, f"{key} has values beyond +-{MAX_WEIGHT:g}", key)
+        array = np.array(source, dtype=np.float32, order="C", copy=True)
+        array.setflags(write=False)
+        out[key] = array
+    return out
+
+
+def _training(value: object) -> dict[str, Any]:
+    """How weights were made: a dict of JSON values (a copy of our own), else an error naming ``training``."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise field_error(NardyError, "training", "must be a dict of JSON values or None", value)
+    try:
+        copied = json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        raise field_error(NardyError, "training", "must be a dict of JSON values or None", value) from None
+    assert isinstance(copied, dict)
+    return copied
+
+
+def unit_values() -> Weights:
+    """The four "nardy" units of each count 0..MAX_COUNT (MAX_COUNT + 1, 4), as the encoding computes them."""
+    counts = np.arange(MAX_COUNT + 1, dtype=np.int16)[:, None]
+    return td_units(counts).reshape(MAX_COUNT + 1, 4)
+
+
+def point_terms(w1: Weights) -> Weights:
+    """The point terms of weights ``w1`` (module docstring), (2, 24, MAX_COUNT + 1, hidden): ``[side, m - 1,
+    count]`` for the mover's (side 0) or the opponent's (side 1) ``count`` checkers on M m, read-only."""
+    units = unit_values()
+    terms = np.zeros((2, 24, MAX_COUNT + 1, w1.shape[1]), dtype=np.float32)
+    for side in range(2):
+        for point in range(24):
+            first = side * 96 + 4 * point
+            for u in range(4):
+                terms[side, point] += units[:, u : u + 1] * w1[first + u][None, :]
+    terms.setflags(write=False)
+    return terms
+
+
+class Network(Builtin):
+    """A network's weights for one variant: the built-in evaluator ``"net"`` with these weights. ``w1``
+    (INPUTS, hidden), ``b1`` (hidden,), ``w2`` (5, hidden), ``b2`` (5,) are checked and copied into read-only
+    float32 arrays; ``training`` says how they were made (saved with them)."""
+
+    variant: str
+    hidden: int
+    training: dict[str, Any]
+
+    def __init__(
+        self,
+        variant: str,
+        w1: object,
+        b1: object,
+        w2: object,
+        b2: object,
+        *,
+        training: Optional[dict[str, Any]] = None,
+    ) -> None:
+        known = choice(variant, VARIANTS)
+        if known is None:
+            raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+        arrays = _checked_arrays({"w1": w1, "b1": b1, "w2": w2, "b2": b2}, "weights")
+        object.__setattr__(self, "name", "net")
+        object.__setattr__(self, "variant", known)
+        object.__setattr__(self, "hidden", int(arrays["b1"].shape[0]))
+        object.__setattr__(self, "_arrays", arrays)
+        object.__setattr__(self, "training", _training(training))
+        object.__setattr__(self, "sha256", checksum(arrays))
+        object.__setattr__(self, "_terms", point_terms(arrays["w1"]))
+        w2t = np.zeros((self.hidden, 8), dtype=np.float32)
+        w2t[:, :5] = arrays["w2"].T
+        w2t.setflags(write=False)
+        object.__setattr__(self, "_w2t", w2t)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    # one network is equal to itself only (weights are compared by checksum where it matters)
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<Network {self.variant} hidden={self.hidden} sha256={self.sha256[:12]}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        a = self._arrays
+        return (_rebuild, (self.variant, a["w1"], a["b1"], a["w2"], a["b2"], self.training))
+
+    sha256: str
+    _arrays: dict[str, Weights]
+    _terms: Weights
+    _w2t: Weights
+
+    @property
+    def tables(self) -> tuple[Weights, ...]:
+        """``(w1, b1, w2, b2, terms, w2t)``: what the implementations' kernels read; ``terms`` is
+        :func:`point_terms`, ``w2t`` is ``w2`` transposed and padded to (hidden, 8) with zeros."""
+        a = self._arrays
+        return a["w1"], a["b1"], a["w2"], a["b2"], self._terms, self._w2t
+
+    def arrays(self) -> dict[str, Weights]:
+        """Writable copies of the four arrays, by name."""
+        return {key: value.copy() for key, value in self._arrays.items()}
+
+    def save(self, path: object) -> None:
+        """Write the weights to ``path`` (``.npz``), atomically: a reader sees the old file or the new."""
+        try:
+            target = Path(os.fspath(path))  # type: ignore[call-overload]
+        except TypeError:
+            raise field_error(NardyError, "out", "must be a path", path) from None
+        meta = {"variant": self.variant, "scheme": SCHEME, "hidden": self.hidden, "sha256": self.sha256}
+        meta["training"] = self.training
+        temporary = target.with_name(target.name + ".tmp")
+        try:
+            with open(temporary, "wb") as handle:
+                np.savez(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **self._arrays)  # type: ignore[arg-type]
+            os.replace(temporary, target)
+        except (OSError, ValueError) as error:
+            temporary.unlink(missing_ok=True)
+            reason = error.strerror if isinstance(error, OSError) else str(error)
+            raise field_error(NardyError, "out", f"cannot be written ({reason})", str(target)) from None
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: object) -> Network:
+        """The network saved at ``path``, checked: its arrays' shapes, finiteness and checksum, its variant
+        and encoding."""
+        try:
+            where = os.fspath(path)  # type: ignore[call-overload]
+        except TypeError:
+            raise field_error(NardyError, "weights", "must be a path", path) from None
+        try:
+            with np.load(where, allow_pickle=False) as archive:
+                arrays = {key: archive[key] for key in archive.files}
+            meta = json.loads(str(arrays.pop("meta")))
+        except FileNotFoundError:
+            raise field_error(NardyError, "weights", "no such file", str(where)) from None
+        except (OSError, ValueError, KeyError, EOFError, TypeError, RuntimeError, zipfile.BadZipFile, tokenize.TokenError, zlib.error) as error:
+            # a damaged archive fails in any of zipfile's, zlib's or the .npy header parser's ways
+            raise field_error(NardyError, "weights", f"is not a weights file ({error})", str(where)) from None
+        if not isinstance(meta, dict) or meta.get("scheme") != SCHEME:
+            raise field_error(NardyError, "weights", f"are not weights of a {SCHEME!r} network", str(where))
+        checked = _checked_arrays(arrays, "weights")
+        if checksum(checked) != meta.get("sha256"):
+            raise field_error(NardyError, "weights", "do not match their checksum (the file is corrupt)", str(where))
+        training = meta.get("training")
+        variant = choice(meta.get("variant"), VARIANTS)
+        if variant is None:
+            raise field_error(NardyError, "weights", "are for no known variant", str(where))
+        return cls(
+            variant,
+            checked["w1"],
+            checked["b1"],
+            checked["w2"],
+            checked["b2"],
+            training=training if isinstance(training, dict) else None,
+        )
+
+
+def _rebuild(variant: str, w1: Weights, b1: Weights, w2: Weights, b2: Weights, training: dict[str, Any]) -> Network:
+    return Network(variant, w1, b1, w2, b2, training=training)
+
+
+def shipped_path(variant: str) -> Path:
+    """The file of the weights shipped for ``variant``."""
+    return SHIPPED_DIR / f"{variant}.npz"
+
+
+@cache
+def shipped(variant: str) -> Network:
+    """The network the package ships for ``variant`` (loaded once, checked)."""
+    known = choice(variant, VARIANTS)
+    if known is None:
+        raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+    network = Network.load(shipped_path(known))
+    if network.variant != known:
+        raise field_error(NardyError, "weights", f"are for {network.variant}, not {known}", str(shipped_path(known)))
+    return network
+
+
+def network_for(evaluator: Builtin, variant: str) -> Network:
+    """The weights ``evaluator`` (``"net"`` or a :class:`Network`) values ``variant`` with."""
+    if isinstance(evaluator, Network):
+        if evaluator.variant != variant:
+            problem = f"evaluates {evaluator.variant} nardy only, not {variant}"
+            raise field_error(NardyError, "evaluator", problem, evaluator)
+        return evaluator
+    return shipped(variant)
