@@ -28,6 +28,7 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from nardy_fast import Greedy, bench, corpus, layout
+from nardy_fast.bench.peers import GnubgPlayer
 from nardy_fast.evaluation.evaluators import Builtin, EvaluatorLike
 from nardy_fast.evaluation.network import Network, network_for, shipped_path
 
@@ -118,3 +119,25 @@ def test_net_hint(benchmark: BenchmarkFixture, variant: str, plies: int, evaluat
     ranked = benchmark.pedantic(position.hint, args=(ROLL,), kwargs={"evaluator": ev, "plies": plies}, rounds=3)  # type: ignore[no-untyped-call]
     benchmark.extra_info["moves"] = len(ranked)
     assert len(ranked) == len(position.legal_moves(ROLL))
+
+
+DUEL_GAMES = 1000
+
+
+@pytest.mark.parametrize("opponent", ["pubeval", "gnubg 0-ply"])
+def test_net_duel_short(benchmark: BenchmarkFixture, opponent: str) -> None:
+    """The network's 0-ply strength in short nardy against the field's yardsticks, on duplicate dice: its
+    points per game and their standard error in ``extra_info`` (``tools/strength.py`` plays longer duels)."""
+    if opponent.startswith("gnubg"):
+        pytest.importorskip("gnubg_nn", reason="gnubg-nn (extra 'peers') is not installed")
+        other: object = GnubgPlayer()
+    else:
+        other = Greedy("pubeval")
+    net = Greedy(network("short"))
+    benchmark.group = f"duel short ({DUEL_GAMES:,} games): net 0-ply vs {opponent}"
+    result = benchmark.pedantic(  # type: ignore[no-untyped-call]
+        core.duel, args=(net, other, "short", DUEL_GAMES), kwargs={"seed": bench.SEED}, rounds=1
+    )
+    benchmark.extra_info["ppg"] = round(result.ppg, 4)
+    benchmark.extra_info["stderr"] = round(result.stderr, 4)
+    assert result.games == DUEL_GAMES

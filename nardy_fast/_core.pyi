@@ -12,6 +12,9 @@ from .position import Move as _Move
 from .position import Position, Step
 from .state import State
 
+#: Whether the network evaluator's loops run on AVX2 (``src_pyx/net_kernel.h``).
+NET_AVX2: bool
+
 @disjoint_base
 class Children:
     """The packed results of one ``legal_moves`` call."""

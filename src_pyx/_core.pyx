@@ -52,6 +52,13 @@ from nardy_fast.variants import VARIANTS as _VARIANTS
 
 cnp.import_array()
 
+cdef extern from "net_kernel.h" nogil:
+    # the network evaluator's vector loops, compiled for AVX2 and for the baseline (network.pxi)
+    void nardy_net_pass(float *h, float *total, const float *b1, const float *terms, const int *offsets,
+                        int nterms, const float *xs, const float * const *rows, int nrows, const float *w2t,
+                        const float *b2, int nh)
+    int nardy_net_choose()
+
 cdef extern from "Python.h":
     # not ``cpython.exc``'s declaration: that one makes Cython report and clear, in a ``noexcept`` function,
     # the very exception (KeyboardInterrupt) that the caller must raise

@@ -11,6 +11,8 @@
 
 from libc.math cimport exp
 
+import os as _os
+
 from nardy_fast.evaluation.network import INPUTS as _NET_INPUTS
 from nardy_fast.evaluation.network import MAX_HIDDEN as _NET_MAX_HIDDEN
 
@@ -60,10 +62,9 @@ cdef inline double net_sigmoid(float total) noexcept nogil:
     return 1.0 / (1.0 + exp(-<double> total))
 
 
-cdef inline void net_add(float *h, const float *w, int nh) noexcept nogil:
-    cdef int k
-    for k in range(nh):
-        h[k] += w[k]
+#: whether the network's loops run on AVX2 (net_kernel.h, declared in _core.pyx): the CPU's, unless
+#: NARDY_FAST_NET_BASELINE=1
+NET_AVX2 = False if _os.environ.get("NARDY_FAST_NET_BASELINE") == "1" else bool(nardy_net_choose())
 
 
 cdef int network_evaluate(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
@@ -71,36 +72,29 @@ cdef int network_evaluate(const Evaluator *e, const Pos *p, double *out) noexcep
     cdef float x[NET_MAX_INPUTS]
     cdef float h[NET_MAX_HIDDEN]
     cdef float total[8]
-    cdef int j, k, o, m, c, nh = e.hidden
+    cdef int offsets[24]
+    cdef float xs[NET_MAX_INPUTS]
+    cdef const float *rows[NET_MAX_INPUTS]
+    cdef int j, o, m, c, nterms = 0, nrows = 0, nh = e.hidden
     cdef int me = p.turn
     cdef int fam = 1 if V_SHORT[p.variant] else 0
     cdef int sign = -1 if me else 1
-    cdef const float *w
-    cdef float xj, hk
-    memcpy(h, e.b1, nh * sizeof(float))
     for m in range(1, 25):
         c = sign * p.board[MAP[fam][me][m]]
         if c > 0:
-            net_add(h, e.terms + ((m - 1) * NET_COUNTS + c) * nh, nh)
+            offsets[nterms] = ((m - 1) * NET_COUNTS + c) * nh
+            nterms += 1
         elif c < 0:
-            net_add(h, e.terms + ((24 + m - 1) * NET_COUNTS - c) * nh, nh)
+            offsets[nterms] = ((24 + m - 1) * NET_COUNTS - c) * nh
+            nterms += 1
     memset(&x[AT_BAR], 0, (NET_INPUTS - AT_BAR) * sizeof(float))
     encode_nardy_rest(p, x)
     for j in range(AT_BAR, NET_INPUTS):
-        xj = x[j]
-        if xj != 0:
-            w = e.w1 + j * nh
-            for k in range(nh):
-                h[k] += xj * w[k]
-    for o in range(8):
-        total[o] = e.b2[o] if o < 5 else 0
-    # the outputs' sums advance together, unit by unit (each in the spec's order); a unit at 0 adds nothing
-    for k in range(nh):
-        hk = h[k]
-        if hk > 0:
-            w = e.w2t + k * 8
-            for o in range(8):
-                total[o] += w[o] * hk
+        if x[j] != 0:
+            xs[nrows] = x[j]
+            rows[nrows] = e.w1 + j * nh
+            nrows += 1
+    nardy_net_pass(h, total, e.b1, e.terms, offsets, nterms, xs, rows, nrows, e.w2t, e.b2, nh)
     for o in range(5):
         out[o] = net_sigmoid(total[o])
     # nested, each output capped by the one it must not exceed

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from ids import stable_repr
 from test_evaluation import Linear, same_error
 
 import nardy_fast
@@ -204,7 +205,7 @@ def test_flags_are_rule_flags() -> None:
 # --- bad input --------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("games", [0, 1, 3, -2, 2.0, True, "4", None, 2**31, np.array([2])], ids=repr)
+@pytest.mark.parametrize("games", [0, 1, 3, -2, 2.0, True, "4", None, 2**31, np.array([2])], ids=stable_repr)
 def test_bad_games(games: object) -> None:
     message = same_error(lambda m: m.duel("random", "first", "short", games))
     assert message.startswith("games: must be an even integer")
@@ -214,7 +215,7 @@ def test_numpy_games() -> None:
     assert nardy_fast.duel("random", "first", "short", np.int64(4), seed=1).games == 4  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("variant", ["shortt", "", 3, None, "SHORT", np.array(["short"])], ids=repr)
+@pytest.mark.parametrize("variant", ["shortt", "", 3, None, "SHORT", np.array(["short"])], ids=stable_repr)
 def test_bad_variant(variant: object) -> None:
     message = same_error(lambda m: m.duel("random", "first", variant, 2))
     assert message.startswith("variant: ")
@@ -247,7 +248,7 @@ def test_bad_options(kwargs: dict[str, object], field: str) -> None:
 
 
 @pytest.mark.parametrize("side", ["a", "b"])
-@pytest.mark.parametrize("value", [42, None, object(), b"random", np.array(["random"])], ids=repr)
+@pytest.mark.parametrize("value", [42, None, object(), b"random", np.array(["random"])], ids=stable_repr)
 def test_bad_players(side: str, value: object) -> None:
     players = {"a": "random", "b": "first", side: value}
     message = same_error(lambda m: m.duel(players["a"], players["b"], "short", 2))

@@ -15,6 +15,8 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+from ids import stable_repr
+
 import nardy_fast  # noqa: E402
 from nardy_fast import Greedy, NardyError, layout  # noqa: E402
 from nardy_fast.env import OPPONENTS, SingleAgentEnv  # noqa: E402
@@ -157,7 +159,7 @@ class Misshapen:
         ("pubeval", "long", "evaluator 'pubeval' evaluates short nardy only, not long"),
         (Greedy("pubeval"), "gulbar", "evaluator 'pubeval' evaluates short nardy only, not gulbar"),
     ],
-    ids=repr,
+    ids=stable_repr,
 )
 def test_a_bad_opponent_is_named(opponent: object, variant: str, problem: str) -> None:
     with pytest.raises(NardyError, match=rf"^opponent: {problem}"):

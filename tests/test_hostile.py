@@ -47,6 +47,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 import pytest
+from ids import stable_repr
 
 import nardy_fast
 from nardy_fast import reference
@@ -881,7 +882,7 @@ BAD_FLAGS: list[object] = [
 ]
 
 
-@pytest.mark.parametrize("flags", BAD_FLAGS, ids=repr)
+@pytest.mark.parametrize("flags", BAD_FLAGS, ids=stable_repr)
 def test_position_of_a_state_with_bad_flags_fails(flags: Any) -> None:
     state = GULBAR_STATE._replace(flags=flags)
     assert_rejected(lambda cls: cls(state), InvalidPositionError, "flags")
@@ -894,7 +895,7 @@ def test_position_of_a_state_with_a_bad_flag_value_fails_like_from_board() -> No
 
 
 @pytest.mark.parametrize(
-    "state", ["long w 12:-15,24:15", None, tuple(GULBAR_STATE), {"variant": "long"}], ids=repr
+    "state", ["long w 12:-15,24:15", None, tuple(GULBAR_STATE), {"variant": "long"}], ids=stable_repr
 )
 def test_position_of_something_else_fails(state: Any) -> None:
     assert_rejected(lambda cls: cls(state), InvalidPositionError, "")
@@ -931,7 +932,7 @@ def test_perft_takes_numpy_depths(Position: Pos) -> None:
     assert nardy_fast.perft(start, zero) == 1
 
 
-@pytest.mark.parametrize("position", ["long", None, reference.Position.start("long").state], ids=repr)
+@pytest.mark.parametrize("position", ["long", None, reference.Position.start("long").state], ids=stable_repr)
 def test_perft_rejects_what_is_not_a_position(position: Any) -> None:
     message = error_of(lambda: nardy_fast.perft(position, 1))
     assert issubclass(message[0], NardyError) and message[1].startswith("position"), message
@@ -1386,7 +1387,7 @@ LIMITS = (1, 2, 5, 10, 30)
 
 
 @pytest.mark.parametrize(
-    "max_results", [0, -1, True, np.True_, 1.5, "3", 2**70 * -1, np.float64(3)], ids=repr
+    "max_results", [0, -1, True, np.True_, 1.5, "3", 2**70 * -1, np.float64(3)], ids=stable_repr
 )
 def test_bad_max_results_are_rejected_alike(max_results: Any) -> None:
     assert_rejected(

@@ -17,6 +17,8 @@ import pytest
 pytest.importorskip("pettingzoo", reason="PettingZoo (the env extra) is not installed")
 pytest.importorskip("gymnasium", reason="Gymnasium (the env extra) is not installed")
 
+from ids import stable_repr
+
 import nardy_fast  # noqa: E402
 import nardy_fast.env as nenv  # noqa: E402
 from nardy_fast import NardyError  # noqa: E402
@@ -229,7 +231,7 @@ BAD_SEEDS: list[object] = [
 ]
 
 
-@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=stable_repr)
 def test_single_agent_bad_seeds_are_the_aec_envs(seed: object) -> None:
     aec_error = error_of(lambda: raw_env("long").reset(seed=seed))  # type: ignore[arg-type]
     single_error = error_of(lambda: SingleAgentEnv("long").reset(seed=seed))  # type: ignore[arg-type]
@@ -239,7 +241,7 @@ def test_single_agent_bad_seeds_are_the_aec_envs(seed: object) -> None:
     assert single_error == aec_error
 
 
-@pytest.mark.parametrize("seed", [np.uint64(2**64 - 1), np.int64(12), np.uint8(3), 2**64 - 1], ids=repr)
+@pytest.mark.parametrize("seed", [np.uint64(2**64 - 1), np.int64(12), np.uint8(3), 2**64 - 1], ids=stable_repr)
 def test_single_agent_numpy_seeds_play_the_aec_envs_game(seed: object) -> None:
     single = SingleAgentEnv("long", opponent="first", seat="white")
     single.reset(seed=seed)  # type: ignore[arg-type]
@@ -310,7 +312,7 @@ def resets() -> list[Callable[[object], object]]:
 @pytest.mark.parametrize(
     "options",
     [[1], "start", [], (), np.array([1, 2]), np.array([]), 5, b"start", {"start"}, RaisingGet()],
-    ids=repr,
+    ids=stable_repr,
 )
 def test_options_that_are_not_a_mapping_are_named(options: object) -> None:
     for reset in resets():
@@ -374,7 +376,7 @@ def test_any_mapping_is_options() -> None:
 
 
 @pytest.mark.parametrize("build", [raw_env, env], ids=["raw_env", "env"])
-@pytest.mark.parametrize("action", [0, np.int64(0), 1, np.array(0)], ids=repr)
+@pytest.mark.parametrize("action", [0, np.int64(0), 1, np.array(0)], ids=stable_repr)
 def test_an_action_after_the_end_names_the_action(build: Callable[..., Any], action: object) -> None:
     aec = build("short")
     aec.reset(seed=7)
@@ -406,7 +408,7 @@ def test_an_action_after_truncation_names_the_action(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize(
-    "agent", ["red", np.array(["white", "black"]), RaisingEq("nobody"), 0, None], ids=repr
+    "agent", ["red", np.array(["white", "black"]), RaisingEq("nobody"), 0, None], ids=stable_repr
 )
 def test_bad_agents_are_named(agent: object) -> None:
     aec = raw_env("long")

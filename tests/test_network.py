@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import pickle
 import subprocess
 import sys
@@ -48,6 +49,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 import pytest
+from test_heuristic import assert_nested
 
 import nardy_fast
 from nardy_fast import layout
@@ -147,14 +149,6 @@ def same_error_in_both(call: Callable[[Any], object]) -> str:
     kind, message = next(iter(seen.values()))
     assert kind == "NardyError", seen
     return message
-
-
-def assert_nested(p: Values) -> None:
-    """Probabilities in [0, 1], nested as the seam requires, with no tolerance."""
-    win, win_mars, win_koks, lose_mars, lose_koks = p.T
-    assert ((p >= 0.0) & (p <= 1.0)).all()
-    assert (win_koks <= win_mars).all() and (win_mars <= win).all()
-    assert (lose_koks <= lose_mars).all() and (lose_mars <= 1.0 - win).all()
 
 
 # --- 1. the twins -------------------------------------------------------------------------------------------
@@ -1137,3 +1131,27 @@ def test_greedy_net_plays_the_shipped_network(ships: Path) -> None:
         assert position.hint((4, 2), evaluator="net") == position.hint((4, 2), evaluator=net("short", 80))
     duel = core.duel(Greedy("net"), Greedy(net("short", 80)), "short", 20, seed=2)
     assert duel.ppg == 0.0
+
+
+@needs_core
+def test_the_baseline_loops_give_the_bits_of_the_cpus() -> None:
+    """The core's network loops are compiled for AVX2 and for the baseline, the first chosen when the CPU has
+    it (src_pyx/net_kernel.h); NARDY_FAST_NET_BASELINE=1 forces the baseline. Both give the same bits."""
+    code = (
+        "import hashlib, numpy as np, nardy_fast, nardy_fast._core as c; from nardy_fast.corpus import load;"
+        "from nardy_fast.evaluation.network import Network, INPUTS;"
+        "r = np.random.default_rng(5); n = Network('long', r.normal(0, .3, (INPUTS, 40)), r.normal(0, .1, 40),"
+        " r.normal(0, .3, (5, 40)), r.normal(0, .1, 5));"
+        "v = nardy_fast.core.evaluate(np.ascontiguousarray(load('long')[0][:2000]), n);"
+        "print(c.NET_AVX2, hashlib.sha256(v.tobytes()).hexdigest())"
+    )
+    seen = {}
+    for baseline in ("0", "1"):
+        env = {**os.environ, "NARDY_FAST_NET_BASELINE": baseline}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        avx2, digest = done.stdout.split()
+        seen[baseline] = digest
+        if baseline == "1":
+            assert avx2 == "False"
+    assert seen["0"] == seen["1"]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from ids import stable_repr
 from test_evaluation import RACE, Linear, Recorder, same_error
 
 import nardy_fast
@@ -69,14 +70,14 @@ def test_evaluators_where_they_are_allowed() -> None:
 NOT_POLICIES = [42, None, b"random", ["random"], np.array(["random"]), 1.5, True, object()]
 
 
-@pytest.mark.parametrize("value", [*NOT_POLICIES, "rand", "", "Random", "heuristic"], ids=repr)
+@pytest.mark.parametrize("value", [*NOT_POLICIES, "rand", "", "Random", "heuristic"], ids=stable_repr)
 def test_what_is_not_a_policy(value: object) -> None:
     with pytest.raises(NardyError) as info:
         resolve_policy(value, "opponent")
     assert str(info.value).startswith("opponent: must be one of ('random', 'first'), a Greedy or a callable")
 
 
-@pytest.mark.parametrize("value", NOT_POLICIES, ids=repr)
+@pytest.mark.parametrize("value", NOT_POLICIES, ids=stable_repr)
 def test_what_is_neither_a_policy_nor_an_evaluator(value: object) -> None:
     with pytest.raises(NardyError) as info:
         resolve_policy(value, "opponent", evaluators=True)
@@ -136,7 +137,7 @@ def test_greedy_bad_plies(plies: object) -> None:
         Greedy(Linear(), plies=plies)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("evaluator", ["nope", "", 42, None, first_child, np.array(["heuristic"])], ids=repr)
+@pytest.mark.parametrize("evaluator", ["nope", "", 42, None, first_child, np.array(["heuristic"])], ids=stable_repr)
 def test_greedy_bad_evaluator(evaluator: object) -> None:
     with pytest.raises(NardyError, match=r"^evaluator: must be one of \('race', 'pubeval', 'heuristic', 'net'\)"):
         Greedy(evaluator)  # type: ignore[arg-type]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from ids import stable_repr
 
 from nardy_fast import layout, race, reference
 from nardy_fast.bearoff.layouts import layout_ids
@@ -280,7 +281,7 @@ BAD_TRUNCATE = [
 ]
 
 
-@pytest.mark.parametrize("value", BAD_TRUNCATE, ids=repr)
+@pytest.mark.parametrize("value", BAD_TRUNCATE, ids=stable_repr)
 def test_a_bad_truncate_is_named_the_same_everywhere(value: object) -> None:
     expected = f"truncate: must be None or one of ('bearoff',) (got {value!r})"
     for name, impl in IMPLS.items():

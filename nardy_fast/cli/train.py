@@ -53,6 +53,7 @@ FIELDS = {
     "eval_games": "--eval-games",
     "threads": "--threads",
     "out": "--out",
+    "init": "--init",
     "client": "--scheduler",
 }
 
@@ -134,6 +135,14 @@ def add_arguments(parser: Parser) -> None:
         "threads", _whole, "T", "threads the self-play games are played on; the weights never depend on it"
     )
     parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="start from the weights in FILE (a network of the same hidden units; its variant may be another, "
+        "whose games are like this one's) instead of random ones (default: random)",
+    )
+    parser.add_argument(
         "--no-resume",
         dest="resume",
         action="store_false",
@@ -158,6 +167,8 @@ def command_line(args: argparse.Namespace) -> str:
     for dest in _OPTIONS:
         if getattr(args, dest) != getattr(_DEFAULTS, dest):
             words += ["--" + dest.replace("_", "-"), str(getattr(args, dest))]
+    if args.init is not None:
+        words += ["--init", str(args.init)]
     if not args.resume:
         words.append("--no-resume")
     if args.scheduler is not None:
@@ -213,7 +224,9 @@ def _client(stack: contextlib.ExitStack, address: str) -> object:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``train`` with the options of :func:`add_arguments`."""
-    options = {dest: getattr(args, dest) for dest in _OPTIONS}
+    options: dict[str, Any] = {dest: getattr(args, dest) for dest in _OPTIONS}
+    if args.init is not None:
+        options["init"] = args.init
     with errors_of("--games", FIELDS):
         config = check_config(args.variant, args.games, **options)
     check = checkpoint_path(args.out)

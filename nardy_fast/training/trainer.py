@@ -137,7 +137,8 @@ def _init(value: object, hidden: int) -> Network:
         except NardyError as error:  # the weights file's own error, under this argument's name
             raise NardyError("init: " + str(error).removeprefix("weights: ")) from None
     if network.hidden != hidden:
-        raise field_error(NardyError, "init", f"has {network.hidden} hidden units, not {hidden}", value)
+        shown = os.fspath(value) if isinstance(value, os.PathLike) else value
+        raise field_error(NardyError, "init", f"has {network.hidden} hidden units, not {hidden}", shown)
     return network
 
 
