@@ -188,6 +188,7 @@ def load_tool() -> Any:
     return module
 
 
+@pytest.mark.skipif(not TOOL.exists(), reason="tools/ is not beside the tests (an installed package's suite)")
 def test_tool_prints_the_table_under_its_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     weights = tmp_path / "short.npz"
     small_network().save(weights)
