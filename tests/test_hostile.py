@@ -206,10 +206,10 @@ def rows_of(cases: list[tuple[str, Optional[Roll]]]) -> tuple[Rows, Rows]:
     return rows, rolls
 
 
-def run_in_child(function: str, timeout: float = 120) -> str:
-    """Run ``function()`` of this module in a fresh interpreter; its standard output, or a failure that says
-    how it died or that it hung."""
-    code = f"import sys; sys.path.insert(0, {TESTS!r}); import test_hostile; test_hostile.{function}()"
+def run_in_child(function: str, timeout: float = 120, module: str = "test_hostile") -> str:
+    """Run ``function()`` of the test module ``module`` (this one by default) in a fresh interpreter; its
+    standard output, or a failure that says how it died or that it hung."""
+    code = f"import sys; sys.path.insert(0, {TESTS!r}); import {module}; {module}.{function}()"
     try:
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

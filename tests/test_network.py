@@ -50,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from test_heuristic import assert_nested
+from test_hostile import run_in_child as hostile_child
 
 import nardy_fast
 from nardy_fast import layout
@@ -70,7 +71,6 @@ IMPLS = implementations()
 NAMES = sorted(IMPLS)
 needs_core = pytest.mark.skipif("cython" not in IMPLS, reason="the compiled core is not built")
 KIND = EVALUATORS.index("net")
-TESTS = str(Path(__file__).resolve().parent)
 VARIANTS_MESSAGE = f"variant: must be one of {VARIANTS}"
 
 
@@ -637,16 +637,8 @@ def test_save_refuses_what_is_not_a_path(path: object, tmp_path: Path, monkeypat
 
 
 def run_in_child(function: str, timeout: float = 120) -> str:
-    """Run ``function()`` of this module in a fresh interpreter; its standard output, or a failure that says
-    how it died or that it hung."""
-    code = f"import sys; sys.path.insert(0, {TESTS!r}); import test_network; test_network.{function}()"
-    try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{function}: still running after {timeout} s")
-    assert done.returncode >= 0, f"{function}: the interpreter was killed by signal {-done.returncode}\n{done.stderr[-4000:]}"
-    assert done.returncode == 0, f"{function}: exit status {done.returncode}\n{done.stderr[-4000:]}"
-    return done.stdout
+    """Run ``function()`` of this module in a fresh interpreter (``test_hostile.run_in_child``)."""
+    return hostile_child(function, timeout, module="test_network")
 
 
 class Tables(tuple):  # type: ignore[type-arg]
