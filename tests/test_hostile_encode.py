@@ -277,13 +277,19 @@ def _writer(change: Callable[[], None]) -> Iterator[None]:
     assert not thread.is_alive()
 
 
-def _for_a_while(calls: int, seconds: float) -> Iterator[int]:
-    """``range(calls)``, cut short after ``seconds`` (the machine may be slow)."""
+def _for_a_while(calls: int, seconds: float, seen: Callable[[], bool]) -> Iterator[int]:
+    """At least ``calls`` calls, and on until ``seen()`` (the writer's work was observed), cut short after
+    ``seconds``. Every hundredth call sleeps a little, so that the writer runs even when a loaded machine
+    does not schedule its thread while this one holds the interpreter."""
     end = time.monotonic() + seconds
-    for call in range(calls):
+    call = 0
+    while call < calls or not seen():
         if call and time.monotonic() > end:
             return
+        if call % 100 == 99:
+            time.sleep(1e-4)
         yield call
+        call += 1
 
 
 def test_rows_made_invalid_by_another_thread(impl: ModuleType) -> None:
@@ -304,7 +310,7 @@ def test_rows_made_invalid_by_another_thread(impl: ModuleType) -> None:
         shared[:, layout.BAR] ^= 1  # one checker more or less than 15: invalid, then valid again
 
     with _writer(toggle):
-        for _ in _for_a_while(2000, 10):
+        for _ in _for_a_while(2000, 30, lambda: errors > 0):
             try:
                 got = impl.encode(shared, "tdgammon")
             except InvalidPositionError as error:
@@ -367,7 +373,7 @@ def test_errors_under_a_writer_thread_describe_the_row_checked(impl: ModuleType)
         shared[:, layout.VARIANT] ^= short ^ long_
 
     with _writer(toggle):
-        for _ in _for_a_while(3000, 10):
+        for _ in _for_a_while(3000, 30, lambda: errors > 0):
             try:
                 got = impl.encode(shared, "tdgammon")
             except NardyError as error:
