@@ -23,9 +23,9 @@ import numpy as np
 
 cimport numpy as cnp
 from bits cimport (
-    NARDY_CHECK, NARDY_FAST_DEBUG, __builtin_bswap64, byte_sum, bytes_from, ctz, gather, half_turn, hibit,
-    negated, nonzero_bytes)
-from nardy_types cimport WIDTH, Evaluator, Gen, Node, NodeBuf, Pos, Result, Table
+    NARDY_CHECK, NARDY_FAST_DEBUG, __builtin_bswap64, byte_sum, bytes_from, ctz, ctz64, gather, half_turn, hibit,
+    nardy_big_alloc, negated, nonzero_bytes, spread_bits)
+from nardy_types cimport WIDTH, Evaluator, Gen, Node, NodeBuf, Pos, Result, Slot, Slots, Table
 
 from nardy_fast import board as _board
 from nardy_fast import layout as _layout
@@ -69,6 +69,7 @@ include "tables.pxi"
 include "memory.pxi"
 include "numbering.pxi"
 include "block.pxi"
+include "frontier.pxi"
 include "gate.pxi"
 include "rules.pxi"
 include "levels.pxi"

@@ -141,6 +141,7 @@ cdef list moves_of(object position, const Pos *p, int d1, int d2, object roll, i
     cdef list moves
     try:
         setup(g, p, d1, d2)
+        g.want_steps = 1
         if g.ndice > 4 or g.per_step:
             with nogil:
                 count = search(g)

@@ -8,7 +8,9 @@ cdef extern from "nardy_compat.h":
     void NARDY_CHECK(bint cond, const char *what) nogil
     int __builtin_clz(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
+    int __builtin_ctzll(unsigned long long) nogil
     uint64_t __builtin_bswap64(uint64_t) nogil
+    void *nardy_big_alloc(size_t size) nogil
 
 
 cdef inline int hibit(uint32_t v) noexcept nogil:
@@ -17,6 +19,18 @@ cdef inline int hibit(uint32_t v) noexcept nogil:
 
 cdef inline int ctz(uint32_t v) noexcept nogil:
     return __builtin_ctz(v)
+
+
+cdef inline int ctz64(uint64_t v) noexcept nogil:
+    return __builtin_ctzll(v)
+
+
+cdef inline uint64_t spread_bits(uint32_t bits) noexcept nogil:
+    """The eight low bits of ``bits`` as the low bits of the eight bytes of a word, in order."""
+    cdef uint64_t x = bits & 0xFF
+    x = (x | (x << 28)) & 0x0000000F0000000FULL
+    x = (x | (x << 14)) & 0x0003000300030003ULL
+    return (x | (x << 7)) & 0x0101010101010101ULL
 
 
 cdef inline uint64_t nonzero_bytes(uint64_t w) noexcept nogil:

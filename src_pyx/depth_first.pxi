@@ -344,7 +344,9 @@ cdef int depth_first_search(Gen *g) noexcept nogil:
     g.best = 0
     g.nres = 0
     g.path = 0
-    if table_reset(&g.table, 128) < 0 or record(g, g.b, g.key, 0, 0, False) < 0:
+    g.steps_wanted = 1
+    if (results_reserve(g, 1) < 0 or table_reset(&g.table, 128) < 0
+            or record(g, g.b, g.key, 0, 0, False) < 0):
         return -1
     if g.ndice and g.b[XOFF] != 15 and visit_steps(g) < 0:
         return -1

@@ -1,59 +1,26 @@
 # The level-by-level search (docs/rules.md, Normal step to Canonical step order): every node of a level
 # expanded into the next, equal nodes merged; for crazy ladders, the per-step block check, and searches
 # bounded by max_results.
-# Uses: tables, memory, block.
+#
+# Built for crazy gulbar's ladders, whose levels reach millions of nodes (measured by tools/ladder_bench.py;
+# docs/benchmarks.md, "Crazy ladders"):
+# * A node is 32 bytes (frontier.pxi) and a slot of the level's table 16, the board whole, so that a probe
+#   reads one slot and no node. The table lives in 2 MB pages where the system allows: its probes are
+#   random, and with 4 kB pages each missed the TLB.
+# * The sources of an ordered list's step are found with masks, a level's value at a time (``expand_ordered``),
+#   and the block rule (B) is left to the nodes that may be results (``node_legal``).
+# * Children equal to an earlier one are never written, and the deepest level merges by board alone, so that
+#   its nodes are the results, written once. The steps are walked back only for callers that read them
+#   (legal_moves); the others keep three levels, not all of them, and a level's parents are dropped with it.
+# * Children are staged, a few hundred at a time, and then probed in a loop of their own, where the probes,
+#   independent of one another, overlap (8.7 s on the 3.4-million-result ladder, 14.3 s probing each child as
+#   it is made). Prefetching each staged child's slot as it is made was slower (10.9 s): the prefetches
+#   stalled the loop that makes them.
+# Uses: tables, memory, block, frontier.
 # Offers: levels_search.
 
 
-cdef inline int add_child(Gen *g, NodeBuf *nxt, const Node *parent, int32_t parent_index, int src, int dst,
-                          int die, int dice_index, bint special) noexcept nogil:
-    """Append ``parent`` + one step to the next level unless an equal node is there already (canonical
-    order)."""
-    cdef Node *n
-    cdef int hit = 0
-    cdef int32_t found
-    if buf_reserve(nxt, nxt.n + 1) < 0:
-        return -1
-    n = &nxt.data[nxt.n]
-    memcpy(n, parent, sizeof(Node))
-    if src == BAR_POINT:
-        n.key ^= g.kxbar[n.xbar] ^ g.kxbar[n.xbar - 1]
-        n.xbar -= 1
-    else:
-        n.key ^= g.kx[src * 16 + n.x[src]] ^ g.kx[src * 16 + n.x[src] - 1]
-        n.x[src] -= 1
-        if n.x[src] == 0:
-            n.xmask &= ~(1u << (src - 1))
-        if src == HEAD and not special and g.long_family:
-            n.heads += 1
-    if dst == 0:
-        n.key ^= g.kxoff[n.xoff] ^ g.kxoff[n.xoff + 1]
-        n.xoff += 1
-    else:
-        if not g.long_family and n.y[dst] == 1:
-            n.key ^= g.ky[dst * 16 + 1] ^ g.kybar[n.ybar] ^ g.kybar[n.ybar + 1]
-            n.y[dst] = 0
-            n.ybar += 1
-            hit = 1
-        n.key ^= g.kx[dst * 16 + n.x[dst]] ^ g.kx[dst * 16 + n.x[dst] + 1]
-        n.x[dst] += 1
-        n.xmask |= 1u << (dst - 1)
-    n.used |= 1u << dice_index
-    n.step = <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
-    n.parent = parent_index
-    n.nsteps += 1
-    n.legal = block_is_legal(g, n.xmask) if g.long_family else 1
-    if g.per_step and not n.legal:
-        return 0
-    found = table_find_or_add(&g.table, nxt.data, nxt.n, True)
-    if found == -2:
-        return -1
-    if found == -1:
-        nxt.n += 1
-    return 0
-
-
-cdef inline bint in_order(const Gen *g, const Node *n, int src, int die, bint special) noexcept nogil:
+cdef inline bint in_order(const Gen *g, const Node *n, int level, int src, int die, bint special) noexcept nogil:
     """Whether a step may follow the node's last step.
 
     Two consecutive steps with the same die value are tried only in descending canonical order. Any legal
@@ -63,22 +30,116 @@ cdef inline bint in_order(const Gen *g, const Node *n, int src, int die, bint sp
     Under ``block_check = per_step`` intermediate positions matter, and every order is tried.
     """
     cdef uint16_t last = n.step
-    if n.nsteps == 0 or g.per_step or ((last >> 5) & 7) != die:
+    if level == 0 or g.per_step or ((last >> 5) & 7) != die:
         return True
     return src * 2 + (not special) <= (last & 31) * 2 + (not ((last >> 8) & 1))
 
 
-cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nogil:
-    """All children of ``n`` in descending canonical order (docs/rules.md, Canonical step order)."""
+cdef inline bint node_legal(const Gen *g, Node *n) noexcept nogil:
+    """(B) at ``n``, found once: a node made without it (``legal`` 2) learns it here."""
+    if n.legal == 2:
+        n.legal = runs_ok(n.xmask, g.ymax_t)
+    return n.legal
+
+
+cdef enum:
+    STAGE = 256        # children made before their probes, which then overlap
+    STAGE_ROOM = 64    # the most children of one node: 2 values at each of 15 points, 2 specials, 2 entries
+
+
+ctypedef struct Stage:
+    Node nodes[STAGE + STAGE_ROOM]
+    uint64_t word[STAGE + STAGE_ROOM]  # slot_word of each
+    uint64_t hash[STAGE + STAGE_ROOM]
+    int n
+
+
+cdef inline void add_child(Gen *g, Stage *st, const Node *n, int32_t index, bint last, int src, int dst, int die,
+                           int dice_index, bint special) noexcept nogil:
+    """Stage ``n`` + one step for the next level unless (B) under ``per_step`` refuses it. ``last``: the child
+    is on the deepest level, where only the board counts."""
+    cdef Node *c = &st.nodes[st.n]
+    cdef bint hit = (dst != 0 and (g.ylone >> (dst - 1)) & 1 and not (n.w[1] >> (HIT_BIT + dst - 1)) & 1)
+    node_step(c, n, src, dst, hit)
+    c.heads = n.heads
+    if src == HEAD and not special and g.long_family:
+        c.heads += 1
+    c.used = n.used | (1u << dice_index)
+    c.step = <uint16_t> (src | (die << 5) | (special << 8) | (hit << 9))
+    c.parent = index
+    if g.per_step:
+        c.legal = runs_ok(c.xmask, g.ymax_t)
+        if not c.legal:
+            return
+    else:
+        c.legal = 2 if g.long_family else 1
+    st.word[st.n] = slot_word(c, last)
+    st.hash[st.n] = slot_hash(c.w[0], st.word[st.n])
+    st.n += 1
+
+
+cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
+    """Probe the staged children in the order made (the probes, independent of one another, overlap in the
+    processor): each new one joins the next level (all of them when not ``merge``); -1 when memory ran out."""
+    cdef int j, added = 1
+    NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
+    if buf_reserve(nxt, nxt.n + st.n) < 0:
+        return -1
+    for j in range(st.n):
+        if merge:
+            added = slots_add(&g.seen, st.nodes[j].w[0], st.word[j], st.hash[j])
+            if added < 0:
+                return -1
+        if added:
+            nxt.data[nxt.n] = st.nodes[j]
+            nxt.n += 1
+    st.n = 0
+    return 0
+
+
+cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
+    """The children of ``n`` for an ordered list without six-one specials and with no X checker on the bar,
+    in descending canonical order (docs/rules.md, Canonical step order): ``expand`` with the sources of the
+    level's one value found as masks."""
+    cdef int v = g.dice[level]
+    cdef int src, last = level + 1 == g.ndice
+    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask
+    if level > 0 and not g.per_step and ((n.step >> 5) & 7) == v:
+        allowed = (1u << (n.step & 31)) - 1  # in_order: no source above the last step's
+    # (N) sources above v whose landing point is open; (H) the head while departures are left
+    normal = xmask & allowed & ~(g.yblock << v) & ~((1u << v) - 1)
+    if g.long_family and n.heads >= g.head_limit:
+        normal &= ~(1u << (HEAD - 1))
+    while normal:
+        src = hibit(normal) + 1
+        normal &= ~(1u << (src - 1))
+        add_child(g, st, n, index, last, src, src - v, v, level, False)
+    if xmask & ~<uint32_t> 0x3F:
+        return
+    # (O) bear-off, all home: exactly v, or a higher die from the farthest point
+    if (xmask >> (v - 1)) & 1:
+        src = v
+    elif xmask and hibit(xmask) + 1 < v:
+        src = hibit(xmask) + 1
+    else:
+        return
+    if (allowed >> (src - 1)) & 1:
+        add_child(g, st, n, index, last, src, 0, v, level, False)
+
+
+cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
+    """Stage all children of ``n`` (on ``level``) in descending canonical order (docs/rules.md, Canonical step
+    order)."""
     cdef int values[2]
     cdef int indices[2]
     cdef int nvalues = 0
     cdef int i, k, v, src, dst
+    cdef int last = level + 1 == g.ndice
     cdef uint32_t rest
     cdef bint home
     if g.ordered:
-        values[0] = g.dice[n.nsteps]
-        indices[0] = n.nsteps
+        values[0] = g.dice[level]
+        indices[0] = level
         nvalues = 1
     else:
         for i in range(2):
@@ -86,14 +147,13 @@ cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nog
                 values[nvalues] = g.dice[i]
                 indices[nvalues] = i
                 nvalues += 1
-    if n.xbar > 0:
+    if count_at(n, NIB_BAR) > 0:
         # (E) bar entry, short only: bar -> 25-d onto an open point
         for k in range(nvalues):
             dst = BAR_POINT - values[k]
-            if n.y[dst] <= 1 and in_order(g, n, BAR_POINT, values[k], False):
-                if add_child(g, nxt, n, index, BAR_POINT, dst, values[k], indices[k], False) < 0:
-                    return -1
-        return 0
+            if not (g.yblock >> (dst - 1)) & 1 and in_order(g, n, level, BAR_POINT, values[k], False):
+                add_child(g, st, n, index, last, BAR_POINT, dst, values[k], indices[k], False)
+        return
     home = (n.xmask & ~<uint32_t> 0x3F) == 0
     rest = n.xmask
     while rest:
@@ -104,109 +164,145 @@ cdef int expand(Gen *g, const Node *n, int32_t index, NodeBuf *nxt) noexcept nog
             if src > v:
                 # (N) normal step onto an open point; (H) head departures counted
                 dst = src - v
-                if g.long_family:
-                    if (n.y[dst] == 0 and (src != HEAD or n.heads < g.head_limit)
-                            and in_order(g, n, src, v, False)):
-                        if add_child(g, nxt, n, index, src, dst, v, indices[k], False) < 0:
-                            return -1
-                elif n.y[dst] <= 1 and in_order(g, n, src, v, False):
-                    if add_child(g, nxt, n, index, src, dst, v, indices[k], False) < 0:
-                        return -1
-            elif home and (src == v or (n.xmask >> src) == 0) and in_order(g, n, src, v, False):
+                if (not (g.yblock >> (dst - 1)) & 1
+                        and (src != HEAD or not g.long_family or n.heads < g.head_limit)
+                        and in_order(g, n, level, src, v, False)):
+                    add_child(g, st, n, index, last, src, dst, v, indices[k], False)
+            elif home and (src == v or (n.xmask >> src) == 0) and in_order(g, n, level, src, v, False):
                 # (O) bear-off: all home; exact, or a higher die from the farthest point
-                if add_child(g, nxt, n, index, src, 0, v, indices[k], False) < 0:
-                    return -1
-            if (src == HEAD and V_SPECIAL[g.variant] and (v == 1 or v == 6) and n.y[v] == 0
-                    and in_order(g, n, HEAD, v, True)):
+                add_child(g, st, n, index, last, src, 0, v, indices[k], False)
+            if (src == HEAD and V_SPECIAL[g.variant] and (v == 1 or v == 6) and not (g.yblock >> (v - 1)) & 1
+                    and in_order(g, n, level, HEAD, v, True)):
                 # (S) six-one special 24/ds
-                if add_child(g, nxt, n, index, HEAD, v, v, indices[k], True) < 0:
-                    return -1
+                add_child(g, st, n, index, last, HEAD, v, v, indices[k], True)
+
+
+cdef void root_node(Gen *g, Node *n) noexcept nogil:
+    """The node of the board ``setup`` made, and the lone Y checkers X may hit (short nardy)."""
+    cdef int m
+    memset(n, 0, sizeof(Node))
+    g.ylone = 0
+    for m in range(1, 25):
+        if g.b[m] > 0:
+            n.w[(m - 1) >> 4] |= <uint64_t> g.b[m] << (4 * ((m - 1) & 15))
+        elif g.b[m] == -1 and not g.long_family:
+            g.ylone |= 1u << (m - 1)
+    n.w[1] |= (<uint64_t> g.b[BAR_POINT] << (4 * (NIB_BAR - 16))) | (<uint64_t> g.b[XOFF] << (4 * (NIB_OFF - 16)))
+    n.xmask = g.xmask
+    n.parent = -1
+    n.legal = 1
+
+
+cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noexcept nogil:
+    """The results: the legal nodes of level ``best`` (in buffer ``which[best]``), merged by board unless it
+    is the deepest level (merged so already); the first of equal boards carries the greatest step sequence (at
+    one source the higher die comes first, which (D) keeps; see ``higher_die``). ``walk``: with their steps.
+    -1 when memory ran out."""
+    cdef NodeBuf *cur = &g.levels[which[best]]
+    cdef bint merge = best != g.ndice
+    cdef int32_t i, index
+    cdef int s, found
+    cdef Node *n
+    g.best = best
+    g.nres = 0
+    if merge and slots_reset(&g.seen, cur.n) < 0:
+        return -1
+    for i in range(cur.n):
+        n = &cur.data[i]
+        if not node_legal(g, n):
+            continue
+        if merge:
+            found = slots_add(&g.seen, n.w[0], n.w[1], slot_hash(n.w[0], n.w[1]))
+            if found < 0:
+                return -1
+            if found == 0:
+                continue
+        if results_reserve(g, g.nres + 1) < 0:
+            return -1
+        node_result(g, n, best, &g.res[g.nres])
+        if walk:
+            index = i
+            for s in range(best, 0, -1):
+                g.steps[g.nres * g.ndice + s - 1] = g.levels[s].data[index].step
+                index = g.levels[s].data[index].parent
+        g.nres += 1
     return 0
 
 
 cdef int levels_search(Gen *g) noexcept nogil:
     """The level-by-level search (docs/rules.md, Maximal use of the dice to Canonical step order), for long
     dice lists and the per-step block check, where merging equal nodes of a level keeps the work small: fills
-    the results; -1 when memory ran out."""
-    cdef int level = 0
-    cdef int best = 0
-    cdef int32_t i, found, index
-    cdef int s, m
+    the results; ``E_MEMORY``, ``E_LIMIT`` or ``E_SIGNAL`` when it cannot."""
+    cdef int level = 0, best = 0, k
+    cdef int which[25]           # the buffer of each level: its own when walking, else one of three
+    cdef bint walk = g.want_steps or not g.ordered
+    cdef bint fast = g.ordered and not V_SPECIAL[g.variant]
+    cdef int32_t i
+    cdef int32_t sizes[25]
+    cdef double growth
     cdef NodeBuf *cur
     cdef NodeBuf *nxt
     cdef Node *n
-    cdef Result *r
-    if buf_reserve(&g.levels[0], 1) < 0:
-        return -1
-    # the root node from the board
-    n = &g.levels[0].data[0]
-    memset(n, 0, sizeof(Node))
-    for m in range(1, 25):
-        if g.b[m] > 0:
-            n.x[m] = g.b[m]
-        else:
-            n.y[m] = -g.b[m]
-    n.xbar = g.b[BAR_POINT]
-    n.ybar = g.b[YBAR]
-    n.xoff = g.b[XOFF]
-    n.xmask = g.xmask
-    n.key = g.key
-    n.legal = 1
+    cdef int status = 0
+    cdef Stage *st = <Stage *> malloc(sizeof(Stage))
+    g.steps_wanted = walk
+    which[0] = 0
+    if st == NULL or buf_reserve(&g.levels[0], 1) < 0:
+        free(st)
+        return E_MEMORY
+    st.n = 0
+    root_node(g, &g.levels[0].data[0])
     g.levels[0].n = 1
     while level < g.ndice:
-        cur = &g.levels[level]
-        nxt = &g.levels[level + 1]
+        cur = &g.levels[which[level]]
+        if walk:
+            which[level + 1] = level + 1
+        else:
+            k = 0
+            while k == which[level] or k == which[best]:
+                k += 1
+            which[level + 1] = k
+        nxt = &g.levels[which[level + 1]]
         nxt.n = 0
-        # sized for twice this level's nodes, it doubles itself when half full: sized for the most a level can
-        # grow (16 times), it made crazy ladders fault in hundreds of megabytes of pages for each batch
-        if table_reset(&g.table, cur.n * 2) < 0:
-            return E_MEMORY
+        # the table sized for this level grown as the last one grew (it doubles itself when 5/8 full); sized
+        # for the most a level can grow (16 times), it made crazy ladders fault in hundreds of megabytes of
+        # pages for each batch. The root's children need no merging: two steps from one board reach two
+        # boards, or (bearing off one checker with either of two dice) two searches that differ in the die left.
+        sizes[level] = cur.n
+        growth = 1.0 if level == 0 else min(max(<double> cur.n / sizes[level - 1], 1.0), 4.0)
+        if level > 0 and slots_reset(&g.seen, <int64_t> (cur.n * growth)) < 0:
+            status = E_MEMORY
+            break
         for i in range(cur.n):
             n = &cur.data[i]
-            if n.xoff == 15 or (g.per_step and not n.legal):
+            if count_at(n, NIB_OFF) == 15 or (g.per_step and not n.legal):
                 continue
-            if expand(g, n, i, nxt) < 0:
-                return E_MEMORY
-            if g.limit and nxt.n > g.limit:
-                return E_LIMIT
+            if fast and count_at(n, NIB_BAR) == 0:
+                expand_ordered(g, n, level, i, st)
+            else:
+                expand(g, n, level, i, st)
+            if st.n >= STAGE:
+                if flush(g, st, nxt, level > 0) < 0:
+                    status = E_MEMORY
+                    break
+                if g.limit and nxt.n > g.limit:
+                    status = E_LIMIT
+                    break
             if tick(g) < 0:
-                return E_SIGNAL
-        if nxt.n == 0:
+                status = E_SIGNAL
+                break
+        if status == 0 and flush(g, st, nxt, level > 0) < 0:
+            status = E_MEMORY
+        if status == 0 and g.limit and nxt.n > g.limit:
+            status = E_LIMIT
+        if status != 0 or nxt.n == 0:
             break
         level += 1
         for i in range(nxt.n):
-            if nxt.data[i].legal:
+            if node_legal(g, &nxt.data[i]):
                 best = level
                 break
-    # the deepest level with a candidate, its legal nodes merged by board (the first of equal boards carries the
-    # greatest step sequence: at one source the higher die comes first, which (D) keeps; see ``higher_die``)
-    cur = &g.levels[best]
-    g.best = best
-    g.nres = 0
-    if table_reset(&g.table, cur.n) < 0:
-        return -1
-    for i in range(cur.n):
-        n = &cur.data[i]
-        if not n.legal:
-            continue
-        found = table_find_or_add(&g.table, cur.data, i, False)
-        if found == -2 or (found == -1 and results_reserve(g, g.nres + 1) < 0):
-            return -1
-        if found != -1:
-            continue
-        r = &g.res[g.nres]
-        memset(r.b, 0, sizeof(r.b))
-        for m in range(1, 25):
-            r.b[m] = n.x[m] - n.y[m]
-        r.b[BAR_POINT] = n.xbar
-        r.b[YBAR] = n.ybar
-        r.b[XOFF] = n.xoff
-        r.key = n.key
-        r.used = n.used
-        r.nsteps = best
-        index = i
-        for s in range(best, 0, -1):
-            g.steps[g.nres * g.ndice + s - 1] = g.levels[s].data[index].step
-            index = g.levels[s].data[index].parent
-        g.nres += 1
-    return 0
+    free(st)
+    if status != 0:
+        return status
+    return E_MEMORY if write_level_results(g, which, best, walk) < 0 else 0

@@ -38,9 +38,36 @@ static __forceinline int nardy_fast_ctz(unsigned int v) {
     _BitScanForward(&index, v);
     return (int)index;
 }
+static __forceinline int nardy_fast_ctzll(unsigned long long v) {
+    unsigned long index;
+    _BitScanForward64(&index, v);
+    return (int)index;
+}
 #define __builtin_clz(v) nardy_fast_clz(v)
+#define __builtin_ctzll(v) nardy_fast_ctzll(v)
 #define __builtin_ctz(v) nardy_fast_ctz(v)
 #define __builtin_bswap64(v) _byteswap_uint64(v)
 #endif
+
+/* Memory for a large hash table read at random (levels.pxi): on Linux in 2 MB pages where the kernel allows
+   (transparent huge pages on request), because its probes otherwise miss the TLB one after another. Freed
+   with free(). */
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+static inline void *nardy_big_alloc(size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (size >= 2 * huge) {
+        size_t rounded = (size + huge - 1) / huge * huge;
+        void *memory = aligned_alloc(huge, rounded);
+        if (memory != NULL) {
+            madvise(memory, rounded, MADV_HUGEPAGE);
+        }
+        return memory;
+    }
+#endif
+    return malloc(size);
+}
 
 #endif

@@ -21,21 +21,24 @@ ctypedef struct Pos:
     int8_t rolls_played[2]  # rolls played, counted up to flag normal_doubles_first_rolls
     int8_t reserved[3]
 
-# A node of the level-by-level search, in the mover's numbering (docs/rules.md): X to move, Y the opponent.
+# A node of the level-by-level search, in the mover's numbering (docs/rules.md): X to move, Y the opponent. 32
+# bytes, two to a cache line; Y's checkers are the root's, less those X hit (short nardy), so only X is kept.
 ctypedef struct Node:
-    int8_t x[32]           # counts on M0..M24; 25..31 stay 0 (compared as four 64-bit words)
-    int8_t y[32]
-    uint8_t xbar
-    uint8_t ybar
-    uint8_t xoff
-    uint8_t heads          # normal steps that left M24
-    uint32_t used          # bit i: dice[i] was played
+    # the board: nibble m-1 X's count on M m (m = 1..24), nibble 24 X's bar, 25 X's off; bits 104..127
+    # (bit 103 + m): X hit Y's lone checker on M m
+    uint64_t w[2]
     uint32_t xmask         # bit m-1: X holds M m
-    uint8_t nsteps         # = the node's level
-    uint8_t legal          # the block rule (B) holds here
-    uint16_t step          # the last step: src | die << 5 | special << 8 | hit << 9
+    uint32_t used          # bit i: dice[i] was played
     int32_t parent         # index of the parent node in the previous level
-    uint64_t key           # Zobrist key of board, bar and off (absolute, as in nardy_fast.zobrist)
+    uint16_t step          # the last step: src | die << 5 | special << 8 | hit << 9
+    uint8_t heads          # normal steps that left M24
+    uint8_t legal          # the block rule (B) holds here
+
+# A slot of a level's hash table: a node's board whole, with its head departures in the bits of hits (no hit in
+# the long family, no head rule in short), so that a probe reads the slot alone. All zero: empty (a board
+# always holds 15 checkers).
+ctypedef struct Slot:
+    uint64_t w[2]
 
 # A distinct result of a search, in the mover's numbering.
 ctypedef struct Result:
@@ -54,6 +57,12 @@ ctypedef struct Table:
     uint32_t mask          # slots in use - 1 (a power of two minus one)
     uint32_t alloc         # slots allocated
     uint32_t stamp         # bumped by every reset, so a reset clears nothing
+    int32_t n
+
+ctypedef struct Slots:
+    Slot *slots
+    uint32_t mask          # slots in use - 1 (a power of two minus one)
+    uint32_t alloc         # slots allocated
     int32_t n
 
 ctypedef struct Gen:
@@ -76,6 +85,11 @@ ctypedef struct Gen:
     const uint64_t *kxoff
     # the search: level by level over nodes (long dice lists, per-step block check) ...
     NodeBuf levels[25]
+    Slots seen             # the nodes of the level being built
+    uint64_t root[2]       # the root's board as a Node's w
+    int8_t yroot[32]       # Y's counts on M0..M24 at the root
+    uint32_t ylone         # bit m-1: one Y checker on M m (short nardy: X may hit it)
+    int want_steps         # the canonical steps of each result are wanted (legal_moves)
     Table table
     # ... or depth first over one board (up to four dice), undoing each step
     const uint64_t *ks     # key of the signed count c on M m (X > 0): ks[m * 32 + 16 + c]
@@ -98,6 +112,8 @@ ctypedef struct Gen:
     int32_t res_cap
     Result *res
     uint16_t *steps        # canonical steps of result i at steps[i * ndice], ``best`` of them
+    int32_t steps_cap      # results that ``steps`` has room for
+    int steps_wanted       # the search writes steps (results_reserve makes room for them)
     # bounds: the most nodes a level may hold (max_results; 0 for none), and a count of searches and expanded
     # nodes between two looks for a pending signal (Ctrl-C)
     int64_t limit

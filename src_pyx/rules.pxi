@@ -9,6 +9,7 @@ cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
     dice values."""
     NARDY_CHECK(pos_ok(p), "a search set up on a row that fails the row gate (pos_ok)")
     to_mover(g, p)
+    g.want_steps = 0
     dice_list(g, p, d1, d2)
     head_limit(g, p, d1, d2)
     return g.ndice

@@ -21,7 +21,7 @@ cdef void higher_die(Gen *g) noexcept nogil:
         for i in range(g.nres):
             if g.res[i].used == 1:
                 g.res[kept] = g.res[i]
-                g.steps[kept * g.ndice] = g.steps[i * g.ndice]
+                g.steps[kept * g.ndice] = g.steps[i * g.ndice]  # walked by both searches: not ordered
                 kept += 1
         g.nres = kept
 

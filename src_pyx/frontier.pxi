@@ -1,0 +1,168 @@
+# The frontier of the level-by-level search: a level's nodes, 32 bytes each (X's counts as nibbles, Y as the
+# root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
+# board and search state whole, so that a probe reads one slot and no node.
+# Uses: tables.
+# Offers: count_at, node_result, node_step, slot_hash, slot_word, slots_add, slots_reset.
+
+cdef enum:
+    NIB_BAR = 24       # the nibble of X's bar in Node.w
+    NIB_OFF = 25       # the nibble of X's off
+    HIT_BIT = 40       # Node.w[1] bit HIT_BIT + m - 1: X hit on M m
+
+
+cdef inline int count_at(const Node *n, int nibble) noexcept nogil:
+    """X's count in nibble ``nibble`` of ``n`` (M m at m - 1, NIB_BAR, NIB_OFF)."""
+    return <int> ((n.w[nibble >> 4] >> (4 * (nibble & 15))) & 15)
+
+
+cdef inline void node_step(Node *c, const Node *n, int src, int dst, bint hit) noexcept nogil:
+    """Write into ``c`` the board of ``n`` with one X checker moved from ``src`` (1..24, BAR_POINT) to ``dst``
+    (1..24, 0: off); ``hit``: the lone Y checker on ``dst`` goes to the bar. Counts never leave 0..15, so no
+    nibble carries; the board is changed in registers and stored once."""
+    cdef int from_nibble = src - 1
+    cdef int to_nibble = dst - 1 if dst else NIB_OFF
+    cdef uint64_t w0 = n.w[0], w1 = n.w[1]
+    cdef uint64_t one_from = <uint64_t> 1 << (4 * (from_nibble & 15))
+    cdef uint64_t one_to = <uint64_t> 1 << (4 * (to_nibble & 15))
+    cdef uint32_t xmask = n.xmask
+    cdef uint64_t was
+    if from_nibble < 16:
+        was = w0
+        w0 -= one_from
+    else:
+        was = w1
+        w1 -= one_from
+    if src != BAR_POINT and (was >> (4 * (from_nibble & 15))) & 15 == 1:
+        xmask &= ~(1u << from_nibble)
+    if to_nibble < 16:
+        w0 += one_to
+    else:
+        w1 += one_to
+    if dst:
+        xmask |= 1u << to_nibble
+    if hit:
+        w1 |= <uint64_t> 1 << (HIT_BIT + dst - 1)
+    c.w[0] = w0
+    c.w[1] = w1
+    c.xmask = xmask
+
+
+cdef inline uint64_t slot_word(const Node *n, bint last) noexcept nogil:
+    """The second word of ``n``'s slot: its board's, with the head departures in the bits of hits, unless the
+    node is on the deepest level, where only the board counts."""
+    return n.w[1] if last else n.w[1] | (<uint64_t> n.heads << HIT_BIT)
+
+
+cdef inline uint64_t slot_hash(uint64_t w0, uint64_t w1) noexcept nogil:
+    """The hash of a slot: the words multiplied, folded."""
+    cdef uint64_t h = w0 * 0x9E3779B97F4A7C15ULL ^ w1 * 0xC2B2AE3D27D4EB4FULL
+    return h ^ (h >> 29)
+
+
+cdef int slots_reset(Slots *t, int64_t expected) noexcept nogil:
+    """An empty table sized for ``expected`` entries: cleared, the memory kept unless more is needed."""
+    cdef uint32_t cap = 16
+    cdef Slot *slots
+    while cap < expected * 2 and cap < (<uint32_t> 1 << 31):
+        cap *= 2
+    if t.alloc < cap:
+        slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
+        if slots == NULL:
+            return -1
+        free(t.slots)
+        t.slots = slots
+        t.alloc = cap
+    memset(t.slots, 0, <size_t> cap * sizeof(Slot))
+    t.mask = cap - 1
+    t.n = 0
+    return 0
+
+
+cdef int _slots_grow(Slots *t) noexcept nogil:
+    """Twice the slots, every entry moved over (their hashes come from the slots themselves)."""
+    cdef uint32_t cap = (t.mask + 1) * 2, i, h
+    cdef Slot *old = t.slots
+    cdef Slot *slots
+    if cap == 0:
+        return -1
+    slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
+    if slots == NULL:
+        return -1
+    memset(slots, 0, <size_t> cap * sizeof(Slot))
+    for i in range(t.mask + 1):
+        if old[i].w[0] | old[i].w[1]:
+            h = <uint32_t> slot_hash(old[i].w[0], old[i].w[1]) & (cap - 1)
+            while slots[h].w[0] | slots[h].w[1]:
+                h = (h + 1) & (cap - 1)
+            slots[h] = old[i]
+    free(old)
+    t.slots = slots
+    t.alloc = cap
+    t.mask = cap - 1
+    return 0
+
+
+cdef inline int slots_add(Slots *t, uint64_t w0, uint64_t w1, uint64_t h) noexcept nogil:
+    """Add the slot (``w0``, ``w1``) unless it is there: 1 when added, 0 when there, -1 when memory ran out.
+    ``h`` is ``slot_hash(w0, w1)``."""
+    cdef uint32_t i = <uint32_t> h & t.mask
+    cdef Slot *s
+    while True:
+        s = &t.slots[i]
+        if s.w[0] == w0 and s.w[1] == w1:
+            return 0
+        if (s.w[0] | s.w[1]) == 0:
+            break
+        i = (i + 1) & t.mask
+    s.w[0] = w0
+    s.w[1] = w1
+    t.n += 1
+    if <uint32_t> t.n * 8 > t.mask * 5 and _slots_grow(t) < 0:  # at most 5/8 full
+        return -1
+    return 1
+
+
+cdef inline uint64_t spread(uint64_t nibbles) noexcept nogil:
+    """The eight low nibbles of ``nibbles`` as the eight bytes of a word, in order."""
+    nibbles &= 0xFFFFFFFFULL
+    nibbles = (nibbles | (nibbles << 16)) & 0x0000FFFF0000FFFFULL
+    nibbles = (nibbles | (nibbles << 8)) & 0x00FF00FF00FF00FFULL
+    return (nibbles | (nibbles << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
+cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexcept nogil:
+    """The result of node ``n`` (``nsteps`` steps deep): its board as ``Result.b`` and its Zobrist key, the
+    root's changed on the points that changed. A point holds X's count, or Y's as at the root unless X hit
+    there (X never shares a point with Y): eight points to a word."""
+    cdef uint32_t hits = <uint32_t> (n.w[1] >> HIT_BIT)
+    cdef uint64_t key = g.key, x, y, board, changed
+    cdef uint64_t root[3]
+    cdef int i, m, ybar = g.b[YBAR]
+    memcpy(root, &g.b[1], 24)
+    for i in range(3):
+        x = spread(n.w[i >> 1] >> (32 * (i & 1)))
+        # Y's counts (negative bytes) where X is not and did not hit
+        y = root[i] & 0x8080808080808080ULL
+        y = (y >> 7) * 0xFF & root[i]
+        y &= ~((nonzero_bytes(x) >> 7) * 0xFF)
+        if hits:
+            y &= ~(spread_bits(hits >> (8 * i)) * 0xFF)
+        board = x | y
+        memcpy(&r.b[1 + 8 * i], &board, 8)
+        changed = nonzero_bytes(board ^ root[i])
+        while changed:
+            m = 1 + 8 * i + (ctz64(changed) >> 3)
+            changed &= changed - 1
+            key ^= g.ks[m * 32 + 16 + r.b[m]] ^ g.ks[m * 32 + 16 + g.b[m]]
+    while hits:
+        hits &= hits - 1
+        ybar += 1
+    r.b[0] = 0
+    r.b[BAR_POINT] = <int8_t> count_at(n, NIB_BAR)
+    r.b[YBAR] = <int8_t> ybar
+    r.b[XOFF] = <int8_t> count_at(n, NIB_OFF)
+    memset(&r.b[XOFF + 1], 0, 32 - XOFF - 1)
+    key ^= g.kxbar[r.b[BAR_POINT]] ^ g.kxbar[g.b[BAR_POINT]] ^ g.kybar[ybar] ^ g.kybar[g.b[YBAR]]
+    r.key = key ^ g.kxoff[r.b[XOFF]] ^ g.kxoff[g.b[XOFF]]
+    r.used = n.used
+    r.nsteps = nsteps
