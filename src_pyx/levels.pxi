@@ -240,6 +240,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
     cdef int32_t i
     cdef int32_t sizes[25]
     cdef double growth
+    cdef int64_t expected
     cdef NodeBuf *cur
     cdef NodeBuf *nxt
     cdef Node *n
@@ -270,7 +271,10 @@ cdef int levels_search(Gen *g) noexcept nogil:
         # boards, or (bearing off one checker with either of two dice) two searches that differ in the die left.
         sizes[level] = cur.n
         growth = 1.0 if level == 0 else min(max(<double> cur.n / sizes[level - 1], 1.0), 4.0)
-        if level > 0 and slots_reset(&g.seen, <int64_t> (cur.n * growth)) < 0:
+        expected = <int64_t> (cur.n * growth)
+        if g.limit:
+            expected = min(expected, g.limit + STAGE + STAGE_ROOM)  # max_results bounds the table too
+        if level > 0 and slots_reset(&g.seen, expected) < 0:
             status = E_MEMORY
             break
         for i in range(cur.n):
