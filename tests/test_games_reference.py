@@ -47,7 +47,7 @@ def games_for(variant: str, flags: dict[str, object], policy: str) -> int:
 
     Crazy ladders are where the reference is slow. A thousand random crazy games take it about ten minutes on
     two cores, and with ladder_per_value=4 about forty: one of those games has a 2-2 ladder of 3.4 million
-    results, which alone takes the reference 24 minutes and 12 GB (the core a minute). Under "first", which
+    results, which alone takes the reference 24 minutes and 12 GB (the core five seconds). Under "first", which
     keeps taking the same kind of move into long ladders, a crazy game takes seconds to minutes. So in CI
     crazy plays a hundred random games per setting (five with ladder_per_value=4), and the scheduled
     differential a thousand. The core's loop is also checked on up to a thousand crazy games per setting
