@@ -4,6 +4,7 @@ child: the checks and the reference's batch, shared by both implementations.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Optional, Protocol, TypeVar, cast
 
@@ -106,8 +107,8 @@ def python_kernel(position_class: type[Position]) -> Kernel:
         positions: Rows, rolls: Rows, limit: int
     ) -> tuple[Optional[Rows], Optional[npt.NDArray[np.int64]], Optional[npt.NDArray[np.uint64]], int, bool]:
         offsets = np.zeros(len(positions) + 1, dtype=np.int64)
-        rows: list[Rows] = []
-        keys: list[int] = []
+        rows = bytearray()  # the rows' bytes and the keys, with no object per result (ladders have millions)
+        keys = array("Q")
         for index, row in enumerate(positions):
             try:
                 position = position_class._trusted(unpack(row))
@@ -122,11 +123,12 @@ def python_kernel(position_class: type[Position]) -> Kernel:
             except SearchLimitError:
                 return None, None, None, index, True
             for move in moves:
-                rows.append(pack(move.result.state))
+                rows += pack(move.result.state).tobytes()
                 keys.append(move.result.zobrist)
-            offsets[index + 1] = len(rows)
-        children = np.array(rows, dtype=np.int8).reshape(len(rows), WIDTH)
-        return children, offsets, np.array(keys, dtype=np.uint64), -1, False
+            del moves
+            offsets[index + 1] = len(keys)
+        children = np.frombuffer(rows, dtype=np.int8).reshape(len(keys), WIDTH)
+        return children, offsets, np.frombuffer(keys, dtype=np.uint64), -1, False
 
     return kernel
 

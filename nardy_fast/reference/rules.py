@@ -28,6 +28,7 @@ from ..board import (
     to_white,
 )
 from ..variants import LONG_FAMILY, SPECS
+from .levels import BOARD_BYTES, Level, Steps, pack, unpack, walk_back
 
 __all__ = [
     "BAR",
@@ -208,13 +209,6 @@ def steps_for(variant: str, side: Side, values: Sequence[int]) -> Iterator[tuple
 # --- (M), (D), (P), one move per result: the legal moves ----------------------------------------------------
 
 
-class _Node(NamedTuple):
-    side: Side
-    unplayed: tuple[int, ...]
-    heads: int
-    steps: tuple[Step, ...]
-
-
 def _after_playing(dice: tuple[int, ...], die: int, ordered: bool) -> tuple[int, ...]:
     """The values left after one step used ``die`` (the first value of an ordered list; docs/rules.md,
     Maximal use of the dice)."""
@@ -245,47 +239,78 @@ def legal_candidates(
 
     The search goes level by level (one level per step), merging nodes that agree on position, unplayed
     values and head departures. Each level is kept in descending order of its step sequences, so the first
-    node reaching a state carries the greatest sequence (crazy ladders can have very many results).
+    node reaching a state carries the greatest sequence (crazy ladders can have very many results). The
+    levels are kept packed (:mod:`nardy_fast.reference.levels`): a node is its board and state in a few bytes,
+    and its steps are walked back from parent to parent for the results only.
     Under ``block_check = per_step`` a node that breaks (B) is not kept: no step may be taken from it.
 
     ``None`` when a level would hold more than ``limit`` nodes (0: no limit), the bound of ``max_results``.
     """
     ordered = is_ordered(dice)
-    level = [_Node(side, dice, 0, ())]
-    best = level
-    while level:
-        legal_here = [n for n in level if variant not in LONG_FAMILY or block_is_legal(n.side.x, n.side.y)]
-        if legal_here:
-            best = legal_here
-        following: dict[tuple[Side, tuple[int, ...], int], _Node] = {}
-        for node in level if not per_step_blocks else legal_here:
-            if node.side.xoff == 15 or not node.unplayed:
+    long_family = variant in LONG_FAMILY
+    steps = Steps()
+    levels = [Level.empty()]
+    levels[0].add(pack(side), dice, 0, -1, 0)
+    best, best_legal = 0, False  # the deepest level with a legal node (the root's, legal or not, if none)
+    while levels[-1].nodes:
+        depth = len(levels) - 1
+        level = levels[-1]
+        following = Level.empty()
+        seen: set[bytes] = set()
+        any_legal = False
+        for index, node in enumerate(level.nodes):
+            board = unpack(node)
+            legal = not long_family or block_is_legal(board.x, board.y)
+            any_legal = any_legal or legal
+            unplayed_here = level.unplayed[index]
+            if board.xoff == 15 or not unplayed_here or (per_step_blocks and not legal):
                 continue
-            values = node.unplayed[:1] if ordered else node.unplayed
-            for step, result in steps_for(variant, node.side, values):
+            values = unplayed_here[:1] if ordered else unplayed_here
+            for step, result in steps_for(variant, board, values):
                 # (H) counts head departures where it applies (a count kept in short nardy would keep apart
                 # nodes that are the same position)
-                heads = node.heads + (heads_allowed is not None and step.src == HEAD and not step.special)
+                heads = level.heads[index] + (heads_allowed is not None and step.src == HEAD and not step.special)
                 if heads_allowed is not None and heads > heads_allowed:
                     continue
-                if per_step_blocks and variant in LONG_FAMILY and not block_is_legal(result.x, result.y):
+                if per_step_blocks and long_family and not block_is_legal(result.x, result.y):
                     continue
-                unplayed = _after_playing(node.unplayed, step.die, ordered)
-                key = (result, unplayed, heads)
-                if key not in following:
-                    following[key] = _Node(result, unplayed, heads, node.steps + (step,))
-                    if limit and len(following) > limit:
+                unplayed = _after_playing(unplayed_here, step.die, ordered)
+                # a node with nothing left to play is a result: its board alone tells it apart
+                child = pack(result)
+                if unplayed:
+                    child += bytes((heads, len(unplayed))) + (b"" if ordered else bytes(unplayed))
+                if child not in seen:
+                    seen.add(child)
+                    following.add(child, unplayed, heads, index, steps.number(step))
+                    if limit and len(following.nodes) > limit:
                         return None
-        level = list(following.values())
-    if not ordered and len(best[0].steps) == 1:
+        if any_legal:
+            if best != depth:
+                levels[best].drop_nodes()
+            best, best_legal = depth, True
+        if best != depth:
+            level.drop_nodes()  # only its parents and steps are needed now, to walk back
+        levels.append(following)
+    found = levels[best]
+    keep = [i for i, node in enumerate(found.nodes) if not (long_family and best_legal) or _legal(node)]
+    if not ordered and best == 1:
         higher = max(dice)
-        if any(n.steps[0].die == higher for n in best):
-            best = [n for n in best if n.steps[0].die == higher]
-    moves: dict[Side, Candidate] = {}
-    for node in best:
-        if node.side not in moves:
-            moves[node.side] = Candidate(node.steps, node.side, node.unplayed)
+        if any(steps.steps[found.steps[i]].die == higher for i in keep):
+            keep = [i for i in keep if steps.steps[found.steps[i]].die == higher]
+    if best == len(dice):  # every value played: the nodes are the results, merged by board already
+        return [Candidate(walk_back(levels, best, i, steps), unpack(found.nodes[i]), ()) for i in keep]
+    moves: dict[bytes, Candidate] = {}
+    for i in keep:
+        packed = found.nodes[i][:BOARD_BYTES]
+        if packed not in moves:
+            moves[packed] = Candidate(walk_back(levels, best, i, steps), unpack(packed), found.unplayed[i])
     return list(moves.values())
+
+
+def _legal(node: bytes) -> bool:
+    """(B) at a packed node."""
+    board = unpack(node)
+    return block_is_legal(board.x, board.y)
 
 
 # --- docs/rules.md, What follows a move ---------------------------------------------------------------------

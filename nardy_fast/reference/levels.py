@@ -1,0 +1,98 @@
+"""The memory of the reference's level-by-level search (:func:`nardy_fast.reference.rules.legal_candidates`):
+each position of a level packed in a short ``bytes``, and the step that led to it kept as two numbers in
+arrays, so that a crazy ladder's levels of millions of positions fit in memory.
+
+A position (a :class:`~nardy_fast.board.Side`) is 28 bytes: byte ``m`` holds X's count on M``m`` in its low
+four bits and Y's in its high four (m = 0..25; 0 and 25 are always empty), byte 26 X's and Y's bar, byte 27
+X's and Y's borne-off checkers. No count exceeds 15, so nothing overlaps. A level's node is that board
+followed by what the search must tell apart besides the board (docs/rules.md, One move per result): the
+head departures, and the values left to play (their count for an ordered list, which plays a suffix of the
+list; the values themselves otherwise).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import NamedTuple
+
+from ..board import Side, Step
+
+__all__ = ["BOARD_BYTES", "Level", "Steps", "pack", "unpack"]
+
+#: The bytes of a packed position.
+BOARD_BYTES = 28
+
+
+def pack(side: Side) -> bytes:
+    """``side`` in :data:`BOARD_BYTES` bytes (see the module's docstring)."""
+    counts = int.from_bytes(bytes(side.x), "little") | int.from_bytes(bytes(side.y), "little") << 4
+    return counts.to_bytes(26, "little") + bytes((side.xbar | side.ybar << 4, side.xoff | side.yoff << 4))
+
+
+def unpack(board: bytes) -> Side:
+    """The :class:`~nardy_fast.board.Side` that :func:`pack` packed into the first bytes of ``board``."""
+    points = board[:26]
+    return Side(
+        tuple(b & 15 for b in points),
+        tuple(b >> 4 for b in points),
+        board[26] & 15,
+        board[26] >> 4,
+        board[27] & 15,
+        board[27] >> 4,
+    )
+
+
+class Steps:
+    """The distinct steps of one search, each numbered once, so that a level keeps a number per node."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[Step, int] = {}
+        self.steps: list[Step] = []
+
+    def number(self, step: Step) -> int:
+        """The number of ``step``, given it the first time."""
+        found = self.numbers.get(step)
+        if found is None:
+            found = self.numbers[step] = len(self.steps)
+            self.steps.append(step)
+        return found
+
+
+class Level(NamedTuple):
+    """One level of the search: its nodes (packed boards and state, in descending order of their step
+    sequences), with each node's values left to play, head departures, parent (its index in the level
+    before) and last step (its number in :class:`Steps`)."""
+
+    nodes: list[bytes]
+    unplayed: list[tuple[int, ...]]
+    heads: bytearray
+    parents: array[int]
+    steps: array[int]
+
+    @classmethod
+    def empty(cls) -> Level:
+        """A level with no node."""
+        return cls([], [], bytearray(), array("i"), array("H"))
+
+    def add(self, node: bytes, unplayed: tuple[int, ...], heads: int, parent: int, step: int) -> None:
+        """Append a node (after every node made before it, so the level stays in canonical order)."""
+        self.nodes.append(node)
+        self.unplayed.append(unplayed)
+        self.heads.append(heads)
+        self.parents.append(parent)
+        self.steps.append(step)
+
+    def drop_nodes(self) -> None:
+        """Forget the nodes once the next level is made; the parents and steps stay for walking back."""
+        self.nodes.clear()
+        self.unplayed.clear()
+        del self.heads[:]
+
+
+def walk_back(levels: list[Level], depth: int, index: int, steps: Steps) -> tuple[Step, ...]:
+    """The steps that led to node ``index`` of level ``depth``, first step first."""
+    found = []
+    for level in range(depth, 0, -1):
+        found.append(steps.steps[levels[level].steps[index]])
+        index = levels[level].parents[index]
+    return tuple(reversed(found))
