@@ -83,13 +83,15 @@ def playout_games(
     evaluator: int = -1,
     search_plies: int = 0,
     tables: object = None,
+    limit: int = 0,
 ) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
     """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
     given columns, without the GIL, with ``truncate`` each to its first bear-off position; with
     ``trajectories``, the positions played (``last_only``: the last of each game) and their rolls. Returns
     ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag). With
     ``evaluator`` >= 0 (a built-in evaluator's kind, reading ``tables``), each move is the first of the hint's
-    ranking at ``search_plies``, and ``policy`` is unused."""
+    ranking at ``search_plies``, and ``policy`` is unused. ``limit`` > 0 (``max_results``) gives a game up at a
+    ply whose own search would hold more positions after one number of steps (winner ``LIMITED``)."""
 
 def evaluate_rows(
     rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]

@@ -95,6 +95,7 @@ def playout(
     batch: int = ...,
     trajectories: Literal[False] = ...,
     truncate: Optional[str] = ...,
+    max_results: Optional[int] = ...,
     **flags: object,
 ) -> Records: ...
 @overload
@@ -111,6 +112,7 @@ def playout(
     batch: int = ...,
     trajectories: Literal[True],
     truncate: Optional[str] = ...,
+    max_results: Optional[int] = ...,
     **flags: object,
 ) -> tuple[Records, Trajectories]: ...
 def playout(
@@ -126,6 +128,7 @@ def playout(
     batch: int = 1000,
     trajectories: bool = False,
     truncate: Optional[str] = None,
+    max_results: Optional[int] = None,
     **flags: object,
 ) -> Played:
     played: Played = RECORD.playout(
@@ -140,6 +143,7 @@ def playout(
         batch=batch,
         trajectories=trajectories,  # type: ignore[call-overload]  # a bool: the implementation's overloads' union
         truncate=truncate,
+        max_results=max_results,
         **flags,
     )
     return played

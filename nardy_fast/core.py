@@ -77,7 +77,7 @@ def _playout(args: PlayoutArgs) -> Played:
         played[part] = _core.playout_games(
             args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
             args.truncate, args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
-            args.last_only, stop, args.evaluator, args.plies, args.tables,
+            args.last_only, stop, args.evaluator, args.plies, args.tables, args.limit,
         )  # fmt: skip
 
     on_threads(args.threads, play)

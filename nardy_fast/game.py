@@ -16,7 +16,7 @@ from .inputs import boolean, choice
 from .position import Move, Position
 from .variants import VARIANTS
 
-__all__ = ["OPENINGS", "MAX_PLIES", "Game", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
+__all__ = ["OPENINGS", "MAX_PLIES", "LIMITED", "Game", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
 
 #: How the first roll is made (docs/rules.md, Who starts): the starter rolls two fresh dice,
 #: or plays the two single dice that decided who starts.
@@ -301,8 +301,12 @@ class Game:
 
 # --- the facts of playouts (nardy_fast.playouts plays them) -------------------------------------------
 
+#: The winner of a record whose game was given up at a ply whose search would have held more than the
+#: playout's ``max_results`` positions after one number of steps (a crazy ladder's, in practice).
+LIMITED = -3
 #: One record per game of :func:`playout`: the winner (0 White, 1 Black, -1 a game given up after
-#: :data:`MAX_PLIES`, -2 a game stopped at a bear-off by ``truncate``), the points won, the plies (transfer segments included) and turns (rolls played), and the
+#: :data:`MAX_PLIES`, -2 a game stopped at a bear-off by ``truncate``, :data:`LIMITED` one given up at a ply
+#: over ``max_results``), the points won, the plies (transfer segments included) and turns (rolls played), and the
 #: index of the starting row (0 for a variant's start or a single position).
 RECORD = np.dtype(
     [("winner", np.int8), ("points", np.int8), ("plies", np.int32), ("turns", np.int32), ("start", np.int32)]

@@ -248,6 +248,7 @@ class Implementation:
         batch: int = ...,
         trajectories: Literal[False] = ...,
         truncate: Optional[str] = ...,
+        max_results: Optional[int] = ...,
         **flags: object,
     ) -> Records: ...
     @overload
@@ -265,6 +266,7 @@ class Implementation:
         batch: int = ...,
         trajectories: Literal[True],
         truncate: Optional[str] = ...,
+        max_results: Optional[int] = ...,
         **flags: object,
     ) -> tuple[Records, Trajectories]: ...
     def playout(
@@ -281,6 +283,7 @@ class Implementation:
         batch: int = 1000,
         trajectories: bool = False,
         truncate: Optional[str] = None,
+        max_results: Optional[int] = None,
         **flags: object,
     ) -> Played:
         """Play ``games`` whole games with seeded dice and return one :data:`~nardy_fast.game.RECORD` per game
@@ -313,6 +316,9 @@ class Implementation:
         (docs/rules.md, Races and bear-off positions; the start itself, maybe; a pending list is played
         first): its record has winner -2 and points 0, and its trajectory ends there.
 
+        ``max_results`` gives a game up (winner :data:`~nardy_fast.game.LIMITED`, points 0, its trajectory ending
+        there) at a ply whose own search would hold more positions after one number of steps; ``None``: no bound.
+
         The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
         A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
         compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
@@ -320,15 +326,7 @@ class Implementation:
         (Ctrl-C in the calling one) stops every thread within a ply, and is raised once they have all stopped.
         """
         options = PlayoutOptions(
-            policy=policy,
-            threads=threads,
-            opening=opening,
-            first_game=first_game,
-            stratify=stratify,
-            batch=batch,
-            trajectories=trajectories,
-            truncate=truncate,
-            flags=flags,
+            policy, threads, opening, first_game, stratify, batch, trajectories, truncate, max_results, flags
         )
         return self.play(start, games, seed, options)
 

@@ -13,7 +13,8 @@ import numpy.typing as npt
 
 from . import layout
 from .batch import handed_out
-from .game import MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
+from .errors import SearchLimitError
+from .game import LIMITED, MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
 from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, on_threads
 from .policies import check_choices
 
@@ -55,6 +56,19 @@ def _stops(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     return stops
 
 
+def _over_limit(
+    batch_children: BatchChildren, rows: npt.NDArray[np.int8], rolls: npt.NDArray[np.int8], limit: int
+) -> npt.NDArray[np.bool_]:
+    """Which of the rows' searches would hold more than ``limit`` positions after one number of steps."""
+    over = np.zeros(len(rows), dtype=bool)
+    for i in range(len(rows)):
+        try:
+            batch_children(rows[i : i + 1], rolls[i : i + 1], max_results=limit)
+        except SearchLimitError:
+            over[i] = True
+    return over
+
+
 def lockstep_playout(
     batch_children: BatchChildren,
     game_rolls: GameRolls,
@@ -80,12 +94,20 @@ def lockstep_playout(
         turns = np.zeros(len(numbers), dtype=np.int32)
         # with truncate, a game stops at its first bear-off position (its start, maybe)
         active = np.flatnonzero(~(args.truncate & _stops(rows)))
+        limited = np.zeros(len(numbers), dtype=bool)
         while active.size:
             if stop[0]:
                 return
+            try:
+                children, offsets, _ = batch_children(rows[active], rolls[active], max_results=args.limit or None)
+            except SearchLimitError:
+                # a game whose ply is over max_results is given up there; the others play on
+                over = _over_limit(batch_children, rows[active], rolls[active], args.limit)
+                limited[active[over]] = True
+                active = active[~over]
+                continue
             if args.trajectories and not args.last_only:
                 trajectory_parts.append((active + begin, rows[active], rolls[active]))
-            children, offsets, _ = batch_children(rows[active], rolls[active])
             counts = np.diff(offsets)
             if chooser is not None:
                 choices = chooser(rows[active], children, offsets)
@@ -106,7 +128,8 @@ def lockstep_playout(
         if args.trajectories:
             trajectory_parts.append((np.arange(begin, end), rows.copy(), np.zeros_like(rolls)))
         part = out[begin:end]
-        part["winner"] = np.where(args.truncate & ~layout.is_over(rows) & _stops(rows), TRUNCATED, layout.winner(rows))
+        stopped = args.truncate & ~layout.is_over(rows) & _stops(rows)
+        part["winner"] = np.where(limited, LIMITED, np.where(stopped, TRUNCATED, layout.winner(rows)))
         part["points"] = layout.points(rows)
         part["plies"] = plies
         part["turns"] = turns

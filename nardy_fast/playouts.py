@@ -24,7 +24,7 @@ from .game import OPENINGS, POLICIES
 from .inputs import boolean, choice, integer
 from .policies import Greedy, Policy, check_choices, resolve_policy
 from .position import Position
-from .state import State, start_state
+from .state import State, check_limit, start_state
 from .variants import VARIANTS
 
 __all__ = [
@@ -134,6 +134,7 @@ class PlayoutOptions:
     batch: int = 1000
     trajectories: bool = False
     truncate: Optional[str] = None
+    max_results: object = None
     flags: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -174,6 +175,7 @@ class PlayoutArgs(NamedTuple):
     tables: object = None  # ... and the tables it reads (the race evaluator's, nardy_fast.evaluation.race)
     chooser: Optional[Chooser] = None  # a policy that sees the games' positions too (lock-step)
     greedy: Optional[Greedy] = None  # a Greedy policy, before its implementation binds it
+    limit: int = 0  # max_results of each ply's search, 0 for none: a game over it is given up (LIMITED)
 
     def parts(self) -> list[tuple[int, int]]:
         """The ranges of record indices the threads play, one per thread (:func:`split_range`)."""
@@ -270,6 +272,7 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
         spec.callback,
         truncate,
         greedy=spec.greedy,
+        limit=check_limit(options.max_results),
     )
 
 

@@ -15,6 +15,8 @@ cdef int32_t GAME_MAX_PLIES = _MAX_PLIES
 # the built-in policies and openings by their index in nardy_fast.game's tables (PlayoutArgs carries the index)
 cdef int POLICY_FIRST = _POLICIES.index("first")
 cdef int OPENING_SINGLE_DICE = _OPENINGS.index("use_single_dice")
+# the winner of a game given up at a ply over the playout's max_results (nardy_fast.game.LIMITED)
+cdef int GIVEN_UP_LIMIT = _LIMITED
 
 cdef enum:
     # what play_game returns when its playout's stop flag was set (another thread of the playout failed, or
@@ -151,6 +153,7 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     (``hint_rank``; ``g`` is then unused)."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
+    cdef bint limited = False
     cdef uint64_t rolls = 0
     cdef int64_t pick
     cdef int32_t best = 0
@@ -167,18 +170,22 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p)):
         if stop[0]:
             return GAMES_STOPPED
-        if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
-            return E_MEMORY
         if greedy != NULL:
             count = hint_rank(greedy, &p, d1, d2, greedy_plies, &best)
-            if count < 0:
-                return count
-            after = greedy.lv[0].rows[best]
         else:
             setup(g, &p, d1, d2)
             count = search(g)
-            if count < 0:
-                return count
+        if count == E_LIMIT:  # only the ply's own search is bounded (play_games sets no other limit)
+            # the ply's search would hold more than max_results positions: the game is given up here
+            limited = True
+            break
+        if count < 0:
+            return count
+        if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
+            return E_MEMORY
+        if greedy != NULL:
+            after = greedy.lv[0].rows[best]
+        else:
             pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
             result_pos(g, &p, &g.res[pick], d1, d2, &after, &extra)
         turns[0] += d1 != 0
@@ -191,7 +198,10 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             rolls += 1
     if traj != NULL and traj_add(traj, &p, 0, 0) < 0:
         return E_MEMORY
-    winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and stops_truncated(&p) else -1
+    if limited:
+        winner[0] = GIVEN_UP_LIMIT
+    else:
+        winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and stops_truncated(&p) else -1
     points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
     return 0
 
@@ -218,7 +228,8 @@ cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start,
 def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
                   int opening, bint stratify, bint truncate, int64_t number0, int64_t first, int64_t last,
                   int8_t[::1] winner, int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
-                  bint last_only, int32_t[::1] stop, int evaluator=-1, int search_plies=0, object tables=None):
+                  bint last_only, int32_t[::1] stop, int evaluator=-1, int search_plies=0, object tables=None,
+                  int64_t limit=0):
     """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
     record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
     ranges of the same columns at once). With ``trajectories``, returns the positions played (``last_only``:
@@ -229,7 +240,11 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
     instead of playing the rest of its range; the caller raises the other thread's exception.
 
     ``evaluator`` >= 0 (a kind of ``evaluator_from``, with its ``tables``) plays greedily: the first move of the
-    hint's ranking at ``search_plies`` (``hint_rank``), ``policy`` then unused."""
+    hint's ranking at ``search_plies`` (``hint_rank``), ``policy`` then unused.
+
+    ``limit`` > 0 is the playout's ``max_results``: a game whose ply would need a search of more positions
+    after one number of steps (the ply's own search; a greedy policy's look-ahead is not bounded) is given up
+    there, winner ``GIVEN_UP_LIMIT`` (nardy_fast.game.LIMITED)."""
     cdef Generator workspace
     cdef SearchCtx ctx
     cdef SearchCtx *greedy = NULL
@@ -249,10 +264,13 @@ def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, u
             raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
     memset(&traj, 0, sizeof(Traj))
     memset(&ctx, 0, sizeof(SearchCtx))
-    workspace = take_workspace(0)
+    if limit < 0:
+        raise _field_error(_NardyError, "max_results", "must be a positive integer or None", limit)
+    workspace = take_workspace(limit)
     try:
         if evaluator >= 0:
             search_open(&ctx, held, evaluator, tables, search_plies)
+            ctx.lv[0].g.limit = limit
             greedy = &ctx
         with nogil:
             status = play_games(workspace.g, rows, nstarts, from_start, opening == OPENING_SINGLE_DICE,

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from .. import IMPLEMENTATION, VARIANTS
 from .._dispatch import playout
 from ..errors import quote
-from ..game import MAX_PLIES, OPENINGS, RECORD
+from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from ..inputs import choice
 from ..playouts import PlayoutOptions
 from .parser import GAMES, Parser, UsageError, errors_of, integer, parse_position, play_options
@@ -76,6 +76,14 @@ def add_arguments(parser: Parser) -> None:
     )
     play_options(parser)
     parser.add_argument(
+        "--max-results",
+        type=integer(1),
+        default=None,
+        metavar="N",
+        help="give a game up at a ply whose search would hold more than N positions after one number of "
+        "steps (a crazy ladder's can hold millions; default: no bound)",
+    )
+    parser.add_argument(
         "--opening",
         choices=OPENINGS,
         default=None,
@@ -88,7 +96,7 @@ def add_arguments(parser: Parser) -> None:
         metavar="FILE",
         help="also write every game's record to FILE: .csv (a header line, then one line per game), .json (a"
         " list of one object per game) or .npy (the array of nardy_fast.game.RECORD, for numpy.load);"
-        " columns winner (0 White, 1 Black, -1 given up), points, plies, turns, start (0 White, 1 Black"
+        " columns winner (0 White, 1 Black, -1 given up, -3 too large for --max-results), points, plies, turns, start (0 White, 1 Black"
         " moved first), games in order from --first-game",
     )
     progress_option(parser)
@@ -147,6 +155,9 @@ def playout_summary(records: npt.NDArray[np.void], seconds: float) -> list[str]:
         )
     given_up = int(np.count_nonzero(winner == -1))
     lines.append(f"{'given up':<10} {given_up:>12,} {_percent(given_up, games):>8}")
+    limited = int(np.count_nonzero(winner == LIMITED))
+    if limited:
+        lines.append(f"{'too large':<10} {limited:>12,} {_percent(limited, games):>8}")
     lines.append(f"{'all':<10} {games:>12,} {_percent(games, games):>8}")
     mean_plies = float(records["plies"].mean(dtype=np.float64)) if games else 0.0
     mean_turns = float(records["turns"].mean(dtype=np.float64)) if games else 0.0
@@ -162,6 +173,8 @@ def playout_summary(records: npt.NDArray[np.void], seconds: float) -> list[str]:
         f"won; given up: games stopped after {MAX_PLIES:,} plies without a winner; plies: moves played,",
         "transfer segments included; turns: rolls played; wall time: the time taken to play the games.",
     ]
+    if limited:
+        lines.append("too large: games given up at a ply whose search was over --max-results.")
     return lines
 
 
@@ -189,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
 
-    options = PlayoutOptions(policy=args.policy, threads=args.threads, opening=opening)
+    options = PlayoutOptions(policy=args.policy, threads=args.threads, opening=opening, max_results=args.max_results)
 
     def play(first: int, count: int) -> npt.NDArray[np.void]:
         chunk = replace(options, first_game=args.first_game + first)

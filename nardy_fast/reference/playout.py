@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import dice, layout
-from ..game import MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
+from ..errors import SearchLimitError
+from ..game import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
 from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
 from ..policies import greedy_choices
 from ..position import Move, Position
@@ -18,10 +19,10 @@ from ..registry import implementation_of
 __all__ = ["python_playout"]
 
 
-def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int, truncated: bool) -> None:
+def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int, truncated: bool, limited: bool) -> None:
     won = game.winner()
     out[index] = (
-        TRUNCATED if truncated else -1 if won is None else ("white", "black").index(won),
+        LIMITED if limited else TRUNCATED if truncated else -1 if won is None else ("white", "black").index(won),
         game.points(),
         game.plies,
         game.turns,
@@ -65,8 +66,13 @@ def python_playout(
             )
         else:
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
+        limited = False
         while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
-            moves = game.legal_moves()
+            try:
+                moves = game.position.legal_moves(game.roll, max_results=args.limit or None)
+            except SearchLimitError:
+                limited = True  # the ply's search is over max_results: the game is given up here
+                break
             if args.greedy is not None:
                 pick = _greedy(args, game, moves)
             else:
@@ -80,7 +86,7 @@ def python_playout(
             rolls.append((0, 0))
             lengths[i] = 1 if args.last_only else game.plies + 1
         truncated = args.truncate and not game.is_over() and _stops(game.position)
-        _finish(out, i, game, index, truncated)
+        _finish(out, i, game, index, truncated, limited)
     if not args.trajectories:
         return out
     return out, Trajectories(
