@@ -85,9 +85,7 @@ ctypedef struct Gen:
     const uint64_t *kxoff
     # the search: level by level over nodes (long dice lists, per-step block check) ...
     NodeBuf levels[25]
-    Slots seen             # the nodes of the level being built
-    uint64_t root[2]       # the root's board as a Node's w
-    int8_t yroot[32]       # Y's counts on M0..M24 at the root
+    Slots seen             # the nodes of the level being built (frontier.pxi)
     uint32_t ylone         # bit m-1: one Y checker on M m (short nardy: X may hit it)
     int want_steps         # the canonical steps of each result are wanted (legal_moves)
     Table table
