@@ -5,7 +5,7 @@ child: the checks and the reference's batch, shared by both implementations.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Optional, Protocol, TypeVar, cast
 
 import numpy as np
@@ -100,8 +100,10 @@ class Kernel(Protocol):
         ...
 
 
-def python_kernel(position_class: type[Position]) -> Kernel:
-    """The batch kernel of an implementation's ``Position`` class, one position object per row."""
+def python_kernel(position_class: type[Position], child_rows: ChildRows) -> Kernel:
+    """The batch kernel of an implementation's ``Position`` class, one position object per row, whose
+    children come from ``child_rows(position, roll, limit)``: each child's packed row and key, in the order of
+    ``legal_moves``, ``SearchLimitError`` over ``limit``."""
 
     def kernel(
         positions: Rows, rolls: Rows, limit: int
@@ -118,19 +120,25 @@ def python_kernel(position_class: type[Position]) -> Kernel:
             if (position.pending and (d1, d2) != (0, 0)) or (not position.pending and not (d1 and d2)):
                 if not (position.is_over() and (d1, d2) == (0, 0)):  # a finished game: no moves, no dice
                     return None, None, None, index + len(positions), False
+            if position.is_over():
+                offsets[index + 1] = len(keys)
+                continue
             try:
-                moves = position.legal_moves(None if (d1, d2) == (0, 0) else (d1, d2), max_results=limit or None)
+                for child, key in child_rows(position, None if (d1, d2) == (0, 0) else (d1, d2), limit):
+                    rows += child
+                    keys.append(key)
             except SearchLimitError:
                 return None, None, None, index, True
-            for move in moves:
-                rows += pack(move.result.state).tobytes()
-                keys.append(move.result.zobrist)
-            del moves
             offsets[index + 1] = len(keys)
         children = np.frombuffer(rows, dtype=np.int8).reshape(len(keys), WIDTH)
         return children, offsets, np.frombuffer(keys, dtype=np.uint64), -1, False
 
     return kernel
+
+
+#: A position's children for a roll (``None``: its pending list) under a search bound: each one's packed row
+#: and Zobrist key.
+ChildRows = Callable[["Position", Optional[tuple[int, int]], int], Iterable[tuple[bytes, int]]]
 
 
 #: An implementation's shortcut for one row: its children, or ``None`` for anything it leaves to the batch

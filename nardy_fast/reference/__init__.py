@@ -17,7 +17,7 @@ from ..position import Engine, Move
 from ..position import Position as _Position
 from ..segments import python_kernel as python_segments
 from ..vector import Games as _Games
-from .engine import legal_moves
+from .engine import child_rows, legal_moves
 from .evaluate import evaluate_rows
 from .playout import python_playout
 
@@ -71,7 +71,7 @@ def _two_sided(semantics: Semantics, checkers: int) -> Floats:
 
 
 _KERNELS = Kernels(
-    batch=python_kernel(Position),
+    batch=python_kernel(Position, child_rows),
     encode=python_encoder,
     playout=_playout,
     game_rolls=game_rolls,

@@ -13,8 +13,9 @@ from ..errors import SearchLimitError
 from ..game import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
 from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
 from ..policies import greedy_choices
-from ..position import Move, Position
+from ..position import Position
 from ..registry import implementation_of
+from .engine import Moves
 
 __all__ = ["python_playout"]
 
@@ -36,7 +37,7 @@ def _stops(position: Position) -> bool:
     return position.is_bearoff() and not position.pending
 
 
-def _greedy(args: PlayoutArgs, game: Game, moves: list[Move]) -> int:
+def _greedy(args: PlayoutArgs, game: Game, moves: Moves) -> int:
     """A Greedy policy's move: the first of the position's hint."""
     assert args.greedy is not None
     position = game.position
@@ -68,8 +69,8 @@ def python_playout(
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
         limited = False
         while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
-            try:
-                moves = game.position.legal_moves(game.roll, max_results=args.limit or None)
+            try:  # made only when picked: a crazy ladder has millions
+                moves = Moves(game.position, game.roll, args.limit)
             except SearchLimitError:
                 limited = True  # the ply's search is over max_results: the game is given up here
                 break

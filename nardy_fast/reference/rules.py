@@ -10,6 +10,7 @@ lives in :mod:`nardy_fast.board` and is re-exported here, so that every rule can
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Optional
 
@@ -37,6 +38,7 @@ __all__ = [
     "Side",
     "Step",
     "Candidate",
+    "Candidates",
     "mover_point",
     "to_mover",
     "to_white",
@@ -66,6 +68,29 @@ class Candidate(NamedTuple):
     steps: tuple[Step, ...]
     result: Side
     unplayed: tuple[int, ...]
+
+
+class Candidates:
+    """The legal moves one search found (:func:`legal_candidates`), in canonical order: their number, and
+    each made only when it is read, so that a ladder's millions of results need never be objects at once."""
+
+    def __init__(self, levels: list[Level], depth: int, keep: array[int], steps: Steps) -> None:
+        self._levels = levels
+        self._depth = depth
+        self._keep = keep  # the found nodes' indices in the level ``depth``
+        self._steps = steps
+
+    def __len__(self) -> int:
+        return len(self._keep)
+
+    def __getitem__(self, k: int) -> Candidate:
+        index = self._keep[k]
+        level = self._levels[self._depth]
+        result = unpack(level.nodes[index][:BOARD_BYTES])
+        return Candidate(walk_back(self._levels, self._depth, index, self._steps), result, level.unplayed[index])
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return (self[k] for k in range(len(self)))
 
 
 # --- the dice list (docs/rules.md, Rolls and the dice list) -------------------------------------------------
@@ -226,7 +251,7 @@ def legal_candidates(
     heads_allowed: Optional[int],
     per_step_blocks: bool,
     limit: int = 0,
-) -> Optional[list[Candidate]]:
+) -> Optional[Candidates]:
     """The legal moves for the dice list: one per distinct result, each with its canonical steps.
 
     * (M) docs/rules.md, Maximal use of the dice: every sequence of legal steps respecting (H) whose result
@@ -245,6 +270,8 @@ def legal_candidates(
     Under ``block_check = per_step`` a node that breaks (B) is not kept: no step may be taken from it.
 
     ``None`` when a level would hold more than ``limit`` nodes (0: no limit), the bound of ``max_results``.
+    The search is done when this returns; the candidates are made one at a time as they are read
+    (:class:`Candidates`).
     """
     ordered = is_ordered(dice)
     long_family = variant in LONG_FAMILY
@@ -252,6 +279,7 @@ def legal_candidates(
     levels = [Level.empty()]
     levels[0].add(pack(side), dice, 0, -1, 0)
     best, best_legal = 0, False  # the deepest level with a legal node (the root's, legal or not, if none)
+    lists: dict[tuple[int, ...], tuple[int, ...]] = {}
     while levels[-1].nodes:
         depth = len(levels) - 1
         level = levels[-1]
@@ -274,7 +302,9 @@ def legal_candidates(
                     continue
                 if per_step_blocks and long_family and not block_is_legal(result.x, result.y):
                     continue
-                unplayed = _after_playing(unplayed_here, step.die, ordered)
+                # one tuple per distinct list left, not one per node (a ladder's level has millions)
+                left = _after_playing(unplayed_here, step.die, ordered)
+                unplayed = lists.setdefault(left, left)
                 # a node with nothing left to play is a result: its board alone tells it apart
                 child = pack(result)
                 if unplayed:
@@ -292,19 +322,17 @@ def legal_candidates(
             level.drop_nodes()  # only its parents and steps are needed now, to walk back
         levels.append(following)
     found = levels[best]
-    keep = [i for i, node in enumerate(found.nodes) if not (long_family and best_legal) or _legal(node)]
+    keep = array("i", (i for i, node in enumerate(found.nodes) if not (long_family and best_legal) or _legal(node)))
     if not ordered and best == 1:
         higher = max(dice)
         if any(steps.steps[found.steps[i]].die == higher for i in keep):
-            keep = [i for i in keep if steps.steps[found.steps[i]].die == higher]
-    if best == len(dice):  # every value played: the nodes are the results, merged by board already
-        return [Candidate(walk_back(levels, best, i, steps), unpack(found.nodes[i]), ()) for i in keep]
-    moves: dict[bytes, Candidate] = {}
-    for i in keep:
-        packed = found.nodes[i][:BOARD_BYTES]
-        if packed not in moves:
-            moves[packed] = Candidate(walk_back(levels, best, i, steps), unpack(packed), found.unplayed[i])
-    return list(moves.values())
+            keep = array("i", (i for i in keep if steps.steps[found.steps[i]].die == higher))
+    if best != len(dice):  # values left unplayed: nodes that differ only in them are one result
+        first: dict[bytes, int] = {}
+        for i in keep:
+            first.setdefault(found.nodes[i][:BOARD_BYTES], i)
+        keep = array("i", first.values())
+    return Candidates(levels, best, keep, steps)
 
 
 def _legal(node: bytes) -> bool:
