@@ -142,3 +142,7 @@ def bearoff_two_sided(layouts: npt.NDArray[np.int8], extra_roll: str, ladder: in
 
 def is_bearoff_row(row: npt.NDArray[np.int8]) -> bool:
     """Whether a checked row is a bear-off position (docs/rules.md, Races and bear-off positions)."""
+
+def searched() -> int:
+    """The move searches' work in this process so far: searches started and level-search nodes expanded,
+    counted in blocks of 4096 (an approximate count, for a display of progress)."""

@@ -132,6 +132,7 @@ _KERNELS = Kernels(
     two_sided=_two_sided,
     one_row=_core.children,
     evaluate=_core.evaluate_rows,
+    searched=_core.searched,
     hint=_hint,
 )
 

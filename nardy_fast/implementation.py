@@ -62,8 +62,9 @@ HintKernel = Callable[[npt.NDArray[np.int8], int, int, int, int, object], tuple[
 @dataclass(frozen=True)
 class Kernels:
     """What an implementation supplies: the batch search over checked rows (and optionally a shortcut for one
-    row), the encoder, the playout of the built-in policies, its seeded rolls, and its bear-off table
-    builders (:mod:`nardy_fast.bearoff.tables`)."""
+    row), the encoder, the playout of the built-in policies, its seeded rolls, its bear-off table builders
+    (:mod:`nardy_fast.bearoff.tables`), and ``searched()``, the work its move searches did in this process
+    (searches started and nodes expanded, counted in blocks of 4096: approximate, for a display of progress)."""
 
     batch: Kernel
     encode: EncodeKernel
@@ -73,6 +74,7 @@ class Kernels:
     one_sided: OneSidedKernel
     two_sided: TwoSidedKernel
     evaluate: EvaluateKernel
+    searched: Callable[[], int]
     one_row: Optional[OneRow] = None
     hint: Optional[HintKernel] = None
 

@@ -1,6 +1,7 @@
 # Memory of a search: growable buffers, the hash table of a level (stamped, so that a reset clears nothing),
 # the search workspace (Gen) and its results, the pool of workspaces that calls take and give back, and the
-# count of a search's work (tick) with its look for signals, which both searches make.
+# count of a search's work (tick) with its look for signals, which both searches make, and the process's
+# count of that work (searched) that a progress display reads.
 # Uses: tables.
 # Offers: buf_reserve, give_back, grown, next_result, resized, results_reserve, table_reset, table_resize,
 # take_workspace, tick.
@@ -162,12 +163,27 @@ cdef void give_back(Generator workspace) noexcept:
         _WORKSPACES.append(workspace)
 
 
+# The units of work of every search in the process, added a block of TICK_MASK + 1 at a time by tick, with
+# the GIL held: the GIL is its lock, and the searches' own loops pay nothing for it.
+cdef int64_t SEARCHED = 0
+
+
 cdef int tick(Gen *g) noexcept nogil:
-    """Count one unit of work; every ``TICK_MASK + 1`` of them, run the signal handlers (with the GIL, which
-    this thread may hold already): -1 when one raised (its exception is set), else 0."""
+    """Count one unit of work; every ``TICK_MASK + 1`` of them, add them to the process's count and run the
+    signal handlers (with the GIL, which this thread may hold already): -1 when one raised (its exception is
+    set), else 0."""
+    global SEARCHED
     cdef int status = 0
     g.ticks += 1
     if (g.ticks & TICK_MASK) == 0:
         with gil:
+            SEARCHED += TICK_MASK + 1
             status = PyErr_CheckSignals()
     return status
+
+
+def searched():
+    """The move searches' work in this process so far, for a display of progress, not an exact count:
+    searches started and level-search nodes expanded, counted in blocks of 4096 (a workspace adds a block
+    once it has done that much work, so each holds back up to 4095 that it has not added yet)."""
+    return SEARCHED

@@ -1,15 +1,19 @@
 """The progress of a long command: a bar of one line on stderr (:class:`Progress`), the ``--progress``
-option that asks for it, and the chunks the games are played in so that the bar moves and Ctrl-C is seen."""
+option that asks for it, and the chunks the games are played in so that the bar moves and Ctrl-C is seen.
+While the bar stands still (a crazy ladder's ply can take seconds in the core, much longer in the
+reference), the line shows the work of the move searches meanwhile, so that a slow ply shows signs of life."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import IO, Optional, TypeVar, final
 
+from .._dispatch import RECORD
 from .parser import Parser
 
 __all__ = ["Progress", "progress_option", "progress_stream", "in_chunks"]
@@ -22,6 +26,11 @@ _T = TypeVar("_T")
 _FIRST_CHUNK = 200
 _CHUNK_SECONDS = 0.25
 
+#: How often the line is redrawn while the work runs (its rate and time left change even when the bar does
+#: not move), and how long the bar must stand still before the line shows the searches' work.
+_TICK_SECONDS = 1.0
+_STILL_SECONDS = 2.0
+
 
 def _duration(seconds: float) -> str:
     """``h:mm:ss`` (or ``m:ss``), ``?`` when unknown."""
@@ -33,27 +42,60 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def _amount(count: int) -> str:
+    """``count`` in three digits or fewer and a suffix: ``950``, ``41.0k``, ``3.4M``, ``1.2G``."""
+    for scale, suffix in ((10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if count >= scale:
+            return f"{count / scale:.1f}{suffix}"
+    return str(count)
+
+
 @final
 class Progress:
     """A progress bar of one line on ``stream``, redrawn with a carriage return: items (``unit``: games, or
     perft's first moves) done of the total, percent, items/s and the time left. Used as a context manager,
     it ends its line when the work stops (finished, failed or interrupted), so that what follows starts on a
-    line of its own; :meth:`print` writes a line of results on stdout without breaking the bar."""
+    line of its own; :meth:`print` writes a line of results on stdout without breaking the bar.
 
-    def __init__(self, total: int, stream: Optional[IO[str]], unit: str = "games") -> None:
+    With a stream, a thread of its own redraws the line once a second (when its text changed) while the work
+    runs; once the bar has stood still for two seconds (a slow ply), the line also says for how long and how
+    much the move searches did meanwhile, by ``searched`` (the chosen implementation's count of positions
+    searched, ``Kernels.searched``)."""
+
+    def __init__(
+        self, total: int, stream: Optional[IO[str]], unit: str = "games", searched: Optional[Callable[[], int]] = None
+    ) -> None:
         self.total = total
         self.stream = stream
         self.unit = unit
         self.started = time.perf_counter()
         self._width = 0
+        self._line = ""
         self._done = 0.0
+        self._searched = RECORD.kernels.searched if searched is None else searched
+        # the time the bar last moved and the searches' count then
+        self._moved = self.started
+        self._mark = 0
+        # one drawer at a time: the ticker, update and print never write into each other's line
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._ticker: Optional[threading.Thread] = None
 
     def update(self, done: float) -> None:
         """Redraw the line for ``done`` items (a fraction for an item partly done)."""
-        self._done = done
+        with self._lock:
+            if done != self._done and self.stream is not None:
+                self._moved, self._mark = time.perf_counter(), self._searched()
+            self._done = done
+            self._draw()
+
+    def _draw(self, always: bool = True) -> None:
+        """Draw the line (unless ``always``, only if its text changed since it was last drawn)."""
         if self.stream is None:
             return
-        elapsed = time.perf_counter() - self.started
+        done = self._done
+        now = time.perf_counter()
+        elapsed = now - self.started
         rate = done / elapsed if elapsed > 0 else math.inf
         left = (self.total - done) / rate if rate > 0 else math.inf
         percent = 100 * done / self.total if self.total else 100.0
@@ -61,27 +103,49 @@ class Progress:
             f"{int(done):,}/{self.total:,} {self.unit}  {percent:5.1f}%  "
             f"{rate:,.0f} {self.unit}/s  ETA {_duration(left)}"
         )
+        still = now - self._moved
+        if still > _STILL_SECONDS:
+            line += f"  | busy for {_duration(still)}: {_amount(self._searched() - self._mark)} positions searched"
+        if not always and line == self._line:
+            return
         self.stream.write("\r" + line.ljust(self._width))
         self.stream.flush()
-        self._width = len(line)
+        self._width, self._line = len(line), line
 
     def print(self, text: str) -> None:
         """``text`` on stdout as a line of its own: the bar is wiped first and drawn again after it."""
-        if self.stream is not None:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
-        print(text, flush=True)
-        self.update(self._done)
+        with self._lock:
+            if self.stream is not None:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
+                self._width, self._line = 0, ""
+            print(text, flush=True)
+            self.update(self._done)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(_TICK_SECONDS):
+            with self._lock:
+                self._draw(always=False)
 
     def __enter__(self) -> Progress:
+        if self.stream is not None:
+            self._mark = self._searched()
         self.update(0)
+        if self.stream is not None:
+            self._stop.clear()
+            self._ticker = threading.Thread(target=self._tick, name="nardy_fast-progress", daemon=True)
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
+            self._ticker = None
         if self.stream is not None:
-            self.stream.write("\n")
-            self.stream.flush()
+            with self._lock:
+                self.stream.write("\n")
+                self.stream.flush()
 
 
 def progress_option(parser: Parser) -> None:

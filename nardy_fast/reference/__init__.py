@@ -19,6 +19,7 @@ from ..segments import python_kernel as python_segments
 from ..vector import Games as _Games
 from .engine import child_rows, legal_moves
 from .evaluate import evaluate_rows
+from .levels import searched
 from .playout import python_playout
 
 __all__ = [
@@ -79,6 +80,7 @@ _KERNELS = Kernels(
     one_sided=_one_sided,
     two_sided=_two_sided,
     evaluate=evaluate_rows,
+    searched=searched,
 )
 
 

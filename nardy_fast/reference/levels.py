@@ -8,19 +8,44 @@ X's and Y's borne-off checkers. No count exceeds 15, so nothing overlaps. A leve
 followed by what the search must tell apart besides the board (docs/rules.md, One move per result): the
 head departures, and the values left to play (their count for an ordered list, which plays a suffix of the
 list; the values themselves otherwise).
+
+The searches' work is counted here too (:func:`searched`), as the core counts it, for a display of progress.
 """
 
 from __future__ import annotations
 
+import threading
 from array import array
 from typing import NamedTuple
 
 from ..board import Side, Step
 
-__all__ = ["BOARD_BYTES", "Level", "Steps", "pack", "unpack"]
+__all__ = ["BOARD_BYTES", "WORK_BLOCK", "Level", "Steps", "add_searched", "pack", "searched", "unpack"]
 
 #: The bytes of a packed position.
 BOARD_BYTES = 28
+
+#: The most work a search keeps to itself before it adds it to :func:`searched`: the core's block
+#: (``TICK_MASK + 1`` in src_pyx/tables.pxi), so that a long search shows as it runs.
+WORK_BLOCK = 4096
+
+_searched = 0
+# rarely taken (once a block and once a search): += on a global is no atomic operation between threads
+_searched_lock = threading.Lock()
+
+
+def add_searched(work: int) -> None:
+    """Add ``work`` (searches started, nodes expanded) to the count of :func:`searched`."""
+    global _searched
+    with _searched_lock:
+        _searched += work
+
+
+def searched() -> int:
+    """The move searches' work in this process so far, for a display of progress, not an exact count:
+    searches started and level-search nodes expanded, counted in blocks of 4096 (a search adds a block
+    once it has done that much work, and the rest when it ends)."""
+    return _searched
 
 
 def pack(side: Side) -> bytes:

@@ -29,7 +29,7 @@ from ..board import (
     to_white,
 )
 from ..variants import LONG_FAMILY, SPECS
-from .levels import BOARD_BYTES, Level, Steps, pack, unpack, walk_back
+from .levels import BOARD_BYTES, WORK_BLOCK, Level, Steps, add_searched, pack, unpack, walk_back
 
 __all__ = [
     "BAR",
@@ -280,6 +280,7 @@ def legal_candidates(
     levels[0].add(pack(side), dice, 0, -1, 0)
     best, best_legal = 0, False  # the deepest level with a legal node (the root's, legal or not, if none)
     lists: dict[tuple[int, ...], tuple[int, ...]] = {}
+    work = 1  # this search, then each node expanded, as the core counts them (levels.searched)
     while levels[-1].nodes:
         depth = len(levels) - 1
         level = levels[-1]
@@ -293,6 +294,10 @@ def legal_candidates(
             unplayed_here = level.unplayed[index]
             if board.xoff == 15 or not unplayed_here or (per_step_blocks and not legal):
                 continue
+            work += 1
+            if work == WORK_BLOCK:
+                add_searched(work)
+                work = 0
             values = unplayed_here[:1] if ordered else unplayed_here
             for step, result in steps_for(variant, board, values):
                 # (H) counts head departures where it applies (a count kept in short nardy would keep apart
@@ -313,6 +318,7 @@ def legal_candidates(
                     seen.add(child)
                     following.add(child, unplayed, heads, index, steps.number(step))
                     if limit and len(following.nodes) > limit:
+                        add_searched(work)
                         return None
         if any_legal:
             if best != depth:
@@ -321,6 +327,7 @@ def legal_candidates(
         if best != depth:
             level.drop_nodes()  # only its parents and steps are needed now, to walk back
         levels.append(following)
+    add_searched(work)
     found = levels[best]
     keep = array("i", (i for i, node in enumerate(found.nodes) if not (long_family and best_legal) or _legal(node)))
     if not ordered and best == 1:
