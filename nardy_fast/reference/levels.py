@@ -86,9 +86,10 @@ class Steps:
 class Level(NamedTuple):
     """One level of the search: its nodes (packed boards and state, in descending order of their step
     sequences), with each node's values left to play, head departures, parent (its index in the level
-    before) and last step (its number in :class:`Steps`)."""
+    before) and last step (its number in :class:`Steps`). The nodes are the keys of a dict, which keeps
+    them in the order added and tells a node already there, in less memory than a list beside a set."""
 
-    nodes: list[bytes]
+    nodes: dict[bytes, None]
     unplayed: list[tuple[int, ...]]
     heads: bytearray
     parents: array[int]
@@ -97,11 +98,12 @@ class Level(NamedTuple):
     @classmethod
     def empty(cls) -> Level:
         """A level with no node."""
-        return cls([], [], bytearray(), array("i"), array("H"))
+        return cls({}, [], bytearray(), array("i"), array("H"))
 
     def add(self, node: bytes, unplayed: tuple[int, ...], heads: int, parent: int, step: int) -> None:
-        """Append a node (after every node made before it, so the level stays in canonical order)."""
-        self.nodes.append(node)
+        """Append a node not in the level yet (after every node made before it, so the level stays in
+        canonical order)."""
+        self.nodes[node] = None
         self.unplayed.append(unplayed)
         self.heads.append(heads)
         self.parents.append(parent)

@@ -74,10 +74,11 @@ class Candidates:
     """The legal moves one search found (:func:`legal_candidates`), in canonical order: their number, and
     each made only when it is read, so that a ladder's millions of results need never be objects at once."""
 
-    def __init__(self, levels: list[Level], depth: int, keep: array[int], steps: Steps) -> None:
+    def __init__(self, levels: list[Level], depth: int, nodes: list[bytes], keep: array[int], steps: Steps) -> None:
         self._levels = levels
         self._depth = depth
-        self._keep = keep  # the found nodes' indices in the level ``depth``
+        self._nodes = nodes  # the nodes of the level ``depth``
+        self._keep = keep  # the found ones' indices there
         self._steps = steps
 
     def __len__(self) -> int:
@@ -85,9 +86,9 @@ class Candidates:
 
     def __getitem__(self, k: int) -> Candidate:
         index = self._keep[k]
-        level = self._levels[self._depth]
-        result = unpack(level.nodes[index][:BOARD_BYTES])
-        return Candidate(walk_back(self._levels, self._depth, index, self._steps), result, level.unplayed[index])
+        result = unpack(self._nodes[index][:BOARD_BYTES])
+        moved = walk_back(self._levels, self._depth, index, self._steps)
+        return Candidate(moved, result, self._levels[self._depth].unplayed[index])
 
     def __iter__(self) -> Iterator[Candidate]:
         return (self[k] for k in range(len(self)))
@@ -278,21 +279,21 @@ def legal_candidates(
     steps = Steps()
     levels = [Level.empty()]
     levels[0].add(pack(side), dice, 0, -1, 0)
-    best, best_legal = 0, False  # the deepest level with a legal node (the root's, legal or not, if none)
+    # the deepest level with a legal node (the root's, legal or not, if none): its nodes are kept until a
+    # deeper level has one, the other levels' nodes only while they are expanded
+    best, best_legal = 0, _has_legal(levels[0], long_family)
     lists: dict[tuple[int, ...], tuple[int, ...]] = {}
     work = 1  # this search, then each node expanded, as the core counts them (levels.searched)
     while levels[-1].nodes:
         depth = len(levels) - 1
         level = levels[-1]
         following = Level.empty()
-        seen: set[bytes] = set()
-        any_legal = False
         for index, node in enumerate(level.nodes):
             board = unpack(node)
-            legal = not long_family or block_is_legal(board.x, board.y)
-            any_legal = any_legal or legal
             unplayed_here = level.unplayed[index]
-            if board.xoff == 15 or not unplayed_here or (per_step_blocks and not legal):
+            if board.xoff == 15 or not unplayed_here:
+                continue
+            if per_step_blocks and long_family and not block_is_legal(board.x, board.y):
                 continue
             work += 1
             if work == WORK_BLOCK:
@@ -314,22 +315,21 @@ def legal_candidates(
                 child = pack(result)
                 if unplayed:
                     child += bytes((heads, len(unplayed))) + (b"" if ordered else bytes(unplayed))
-                if child not in seen:
-                    seen.add(child)
+                if child not in following.nodes:
                     following.add(child, unplayed, heads, index, steps.number(step))
                     if limit and len(following.nodes) > limit:
                         add_searched(work)
                         return None
-        if any_legal:
-            if best != depth:
-                levels[best].drop_nodes()
-            best, best_legal = depth, True
+        levels.append(following)
+        if _has_legal(following, long_family):
+            levels[best].drop_nodes()
+            best, best_legal = depth + 1, True
         if best != depth:
             level.drop_nodes()  # only its parents and steps are needed now, to walk back
-        levels.append(following)
     add_searched(work)
     found = levels[best]
-    keep = array("i", (i for i, node in enumerate(found.nodes) if not (long_family and best_legal) or _legal(node)))
+    nodes = list(found.nodes)
+    keep = array("i", (i for i, node in enumerate(nodes) if not (long_family and best_legal) or _legal(node)))
     if not ordered and best == 1:
         higher = max(dice)
         if any(steps.steps[found.steps[i]].die == higher for i in keep):
@@ -337,15 +337,21 @@ def legal_candidates(
     if best != len(dice):  # values left unplayed: nodes that differ only in them are one result
         first: dict[bytes, int] = {}
         for i in keep:
-            first.setdefault(found.nodes[i][:BOARD_BYTES], i)
+            first.setdefault(nodes[i][:BOARD_BYTES], i)
         keep = array("i", first.values())
-    return Candidates(levels, best, keep, steps)
+    found.nodes.clear()
+    return Candidates(levels, best, nodes, keep, steps)
 
 
 def _legal(node: bytes) -> bool:
     """(B) at a packed node."""
     board = unpack(node)
     return block_is_legal(board.x, board.y)
+
+
+def _has_legal(level: Level, long_family: bool) -> bool:
+    """Whether a node of ``level`` satisfies (B) (every node outside the long family)."""
+    return bool(level.nodes) and (not long_family or any(_legal(node) for node in level.nodes))
 
 
 # --- docs/rules.md, What follows a move ---------------------------------------------------------------------
