@@ -42,7 +42,7 @@ class Moves:
     def __init__(self, position: Position, roll: Optional[tuple[int, int]], limit: int = 0) -> None:
         self.position = position
         self.roll = roll
-        self._candidates = _candidates(position.state, roll, limit)
+        self._candidates = _candidates(position.state, roll, limit, walk=True)
 
     def __len__(self) -> int:
         return len(self._candidates)
@@ -61,13 +61,14 @@ def child_rows(position: Position, roll: Optional[tuple[int, int]], limit: int =
     its order, with no object per child kept: the batch's path, where a crazy ladder has millions of them.
     The search is done (and ``SearchLimitError`` raised) before the first child is read."""
     st = position.state
-    for candidate in _candidates(st, roll, limit):
+    for candidate in _candidates(st, roll, limit, walk=False):
         result = follow(st, roll, candidate)[0]
         yield layout.pack(result).tobytes(), zobrist.position_key(*result)
 
 
-def _candidates(st: State, roll: Optional[tuple[int, int]], limit: int) -> Candidates:
-    """The search for the mover of ``st`` with ``roll`` (``None``: the pending list)."""
+def _candidates(st: State, roll: Optional[tuple[int, int]], limit: int, walk: bool) -> Candidates:
+    """The search for the mover of ``st`` with ``roll`` (``None``: the pending list); ``walk``: whether the
+    candidates carry their steps."""
     mover = 0 if st.turn == "white" else 1
     if roll is None:
         dice = st.pending
@@ -83,7 +84,7 @@ def _candidates(st: State, roll: Optional[tuple[int, int]], limit: int) -> Candi
     )
     per_step = flag(st.flags, "block_check") == "per_step"
     side = to_mover(st.variant, st.turn, st.board, st.bar, st.off)
-    candidates = legal_candidates(st.variant, side, dice, heads, per_step, limit)
+    candidates = legal_candidates(st.variant, side, dice, heads, per_step, limit, walk)
     if candidates is None:
         raise limit_error(limit)
     return candidates

@@ -100,12 +100,15 @@ class Level(NamedTuple):
         """A level with no node."""
         return cls({}, [], bytearray(), array("i"), array("H"))
 
-    def add(self, node: bytes, unplayed: tuple[int, ...], heads: int, parent: int, step: int) -> None:
+    def add(self, node: bytes, unplayed: tuple[int, ...], heads: int) -> None:
         """Append a node not in the level yet (after every node made before it, so the level stays in
         canonical order)."""
         self.nodes[node] = None
         self.unplayed.append(unplayed)
         self.heads.append(heads)
+
+    def link(self, parent: int, step: int) -> None:
+        """The parent and step of the node added last (a search that walks no steps back keeps none)."""
         self.parents.append(parent)
         self.steps.append(step)
 

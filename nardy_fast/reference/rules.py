@@ -63,23 +63,27 @@ __all__ = [
 
 
 class Candidate(NamedTuple):
-    """A legal move found by :func:`legal_candidates`: its canonical steps, result and unplayed dice."""
+    """A legal move found by :func:`legal_candidates`: its canonical steps (none when the search was asked
+    for results only), result, unplayed dice and the number of its steps."""
 
     steps: tuple[Step, ...]
     result: Side
     unplayed: tuple[int, ...]
+    played: int
 
 
 class Candidates:
     """The legal moves one search found (:func:`legal_candidates`), in canonical order: their number, and
     each made only when it is read, so that a ladder's millions of results need never be objects at once."""
 
-    def __init__(self, levels: list[Level], depth: int, nodes: list[bytes], keep: array[int], steps: Steps) -> None:
+    def __init__(
+        self, levels: list[Level], depth: int, nodes: list[bytes], keep: array[int], steps: Optional[Steps]
+    ) -> None:
         self._levels = levels
         self._depth = depth
         self._nodes = nodes  # the nodes of the level ``depth``
         self._keep = keep  # the found ones' indices there
-        self._steps = steps
+        self._steps = steps  # None: the steps are not walked back
 
     def __len__(self) -> int:
         return len(self._keep)
@@ -87,8 +91,8 @@ class Candidates:
     def __getitem__(self, k: int) -> Candidate:
         index = self._keep[k]
         result = unpack(self._nodes[index][:BOARD_BYTES])
-        moved = walk_back(self._levels, self._depth, index, self._steps)
-        return Candidate(moved, result, self._levels[self._depth].unplayed[index])
+        moved = () if self._steps is None else walk_back(self._levels, self._depth, index, self._steps)
+        return Candidate(moved, result, self._levels[self._depth].unplayed[index], self._depth)
 
     def __iter__(self) -> Iterator[Candidate]:
         return (self[k] for k in range(len(self)))
@@ -252,6 +256,7 @@ def legal_candidates(
     heads_allowed: Optional[int],
     per_step_blocks: bool,
     limit: int = 0,
+    walk: bool = True,
 ) -> Optional[Candidates]:
     """The legal moves for the dice list: one per distinct result, each with its canonical steps.
 
@@ -272,13 +277,13 @@ def legal_candidates(
 
     ``None`` when a level would hold more than ``limit`` nodes (0: no limit), the bound of ``max_results``.
     The search is done when this returns; the candidates are made one at a time as they are read
-    (:class:`Candidates`).
+    (:class:`Candidates`), with their steps unless ``walk`` is false (then no level keeps its steps).
     """
     ordered = is_ordered(dice)
     long_family = variant in LONG_FAMILY
     steps = Steps()
     levels = [Level.empty()]
-    levels[0].add(pack(side), dice, 0, -1, 0)
+    levels[0].add(pack(side), dice, 0)
     # the deepest level with a legal node (the root's, legal or not, if none): its nodes are kept until a
     # deeper level has one, the other levels' nodes only while they are expanded
     best, best_legal = 0, _has_legal(levels[0], long_family)
@@ -316,7 +321,9 @@ def legal_candidates(
                 if unplayed:
                     child += bytes((heads, len(unplayed))) + (b"" if ordered else bytes(unplayed))
                 if child not in following.nodes:
-                    following.add(child, unplayed, heads, index, steps.number(step))
+                    following.add(child, unplayed, heads)
+                    if walk or depth == 0:  # the first steps also tell which die was played: (D) below
+                        following.link(index, steps.number(step))
                     if limit and len(following.nodes) > limit:
                         add_searched(work)
                         return None
@@ -340,7 +347,7 @@ def legal_candidates(
             first.setdefault(nodes[i][:BOARD_BYTES], i)
         keep = array("i", first.values())
     found.nodes.clear()
-    return Candidates(levels, best, nodes, keep, steps)
+    return Candidates(levels, best, nodes, keep, steps if walk else None)
 
 
 def _legal(node: bytes) -> bool:
@@ -383,7 +390,7 @@ def extra_roll(
         return False
     kind = SPECS[variant].extra_roll
     if kind == "six_one":
-        return sorted(roll) == [1, 6] and (not sixone_requires_play or len(candidate.steps) == 2)
+        return sorted(roll) == [1, 6] and (not sixone_requires_play or candidate.played == 2)
     if kind == "full_double":
-        return roll[0] == roll[1] and len(candidate.steps) == 4
+        return roll[0] == roll[1] and candidate.played == 4
     return False
