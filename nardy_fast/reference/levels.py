@@ -20,7 +20,9 @@ from typing import NamedTuple
 
 from ..board import Side, Step
 
-__all__ = ["BOARD_BYTES", "WORK_BLOCK", "Level", "Steps", "add_searched", "pack", "searched", "unpack"]
+__all__ = [
+    "BOARD_BYTES", "WORK_BLOCK", "Level", "Steps", "add_searched", "node", "node_state", "pack", "searched", "unpack"
+]
 
 #: The bytes of a packed position.
 BOARD_BYTES = 28
@@ -54,6 +56,22 @@ def pack(side: Side) -> bytes:
     return counts.to_bytes(26, "little") + bytes((side.xbar | side.ybar << 4, side.xoff | side.yoff << 4))
 
 
+def node(side: Side, heads: int, left: tuple[int, ...], ordered: bool) -> bytes:
+    """A level's node: ``side`` packed, then, while values are left to play, the head departures and the
+    values left (their count for an ordered list, which plays a suffix of its list)."""
+    if not left:
+        return pack(side)  # a result: its board alone tells it apart
+    return pack(side) + bytes((heads, len(left))) + (b"" if ordered else bytes(left))
+
+
+def node_state(packed: bytes, dice: tuple[int, ...], ordered: bool) -> tuple[int, tuple[int, ...]]:
+    """The head departures and values left to play of a :func:`node` of a search of ``dice``."""
+    if len(packed) == BOARD_BYTES:
+        return 0, ()
+    heads, count = packed[BOARD_BYTES], packed[BOARD_BYTES + 1]
+    return heads, dice[len(dice) - count :] if ordered else tuple(packed[BOARD_BYTES + 2 :])
+
+
 def unpack(board: bytes) -> Side:
     """The :class:`~nardy_fast.board.Side` that :func:`pack` packed into the first bytes of ``board``."""
     points = board[:26]
@@ -84,28 +102,24 @@ class Steps:
 
 
 class Level(NamedTuple):
-    """One level of the search: its nodes (packed boards and state, in descending order of their step
-    sequences), with each node's values left to play, head departures, parent (its index in the level
-    before) and last step (its number in :class:`Steps`). The nodes are the keys of a dict, which keeps
-    them in the order added and tells a node already there, in less memory than a list beside a set."""
+    """One level of the search: its nodes (:func:`node`, in descending order of their step sequences), with
+    each node's parent (its index in the level before) and last step (its number in :class:`Steps`). The
+    nodes are the keys of a dict, which keeps them in the order added and tells a node already there, in
+    less memory than a list beside a set."""
 
     nodes: dict[bytes, None]
-    unplayed: list[tuple[int, ...]]
-    heads: bytearray
     parents: array[int]
     steps: array[int]
 
     @classmethod
     def empty(cls) -> Level:
         """A level with no node."""
-        return cls({}, [], bytearray(), array("i"), array("H"))
+        return cls({}, array("i"), array("H"))
 
-    def add(self, node: bytes, unplayed: tuple[int, ...], heads: int) -> None:
+    def add(self, node: bytes) -> None:
         """Append a node not in the level yet (after every node made before it, so the level stays in
         canonical order)."""
         self.nodes[node] = None
-        self.unplayed.append(unplayed)
-        self.heads.append(heads)
 
     def link(self, parent: int, step: int) -> None:
         """The parent and step of the node added last (a search that walks no steps back keeps none)."""
@@ -115,8 +129,6 @@ class Level(NamedTuple):
     def drop_nodes(self) -> None:
         """Forget the nodes once the next level is made; the parents and steps stay for walking back."""
         self.nodes.clear()
-        self.unplayed.clear()
-        del self.heads[:]
 
 
 def walk_back(levels: list[Level], depth: int, index: int, steps: Steps) -> tuple[Step, ...]:

@@ -29,7 +29,7 @@ from ..board import (
     to_white,
 )
 from ..variants import LONG_FAMILY, SPECS
-from .levels import BOARD_BYTES, WORK_BLOCK, Level, Steps, add_searched, pack, unpack, walk_back
+from .levels import BOARD_BYTES, WORK_BLOCK, Level, Steps, add_searched, node, node_state, unpack, walk_back
 
 __all__ = [
     "BAR",
@@ -77,10 +77,17 @@ class Candidates:
     each made only when it is read, so that a ladder's millions of results need never be objects at once."""
 
     def __init__(
-        self, levels: list[Level], depth: int, nodes: list[bytes], keep: array[int], steps: Optional[Steps]
+        self,
+        levels: list[Level],
+        depth: int,
+        nodes: list[bytes],
+        keep: array[int],
+        steps: Optional[Steps],
+        dice: tuple[int, ...],
     ) -> None:
         self._levels = levels
         self._depth = depth
+        self._dice = dice
         self._nodes = nodes  # the nodes of the level ``depth``
         self._keep = keep  # the found ones' indices there
         self._steps = steps  # None: the steps are not walked back
@@ -92,7 +99,8 @@ class Candidates:
         index = self._keep[k]
         result = unpack(self._nodes[index][:BOARD_BYTES])
         moved = () if self._steps is None else walk_back(self._levels, self._depth, index, self._steps)
-        return Candidate(moved, result, self._levels[self._depth].unplayed[index], self._depth)
+        unplayed = node_state(self._nodes[index], self._dice, is_ordered(self._dice))[1]
+        return Candidate(moved, result, unplayed, self._depth)
 
     def __iter__(self) -> Iterator[Candidate]:
         return (self[k] for k in range(len(self)))
@@ -283,19 +291,18 @@ def legal_candidates(
     long_family = variant in LONG_FAMILY
     steps = Steps()
     levels = [Level.empty()]
-    levels[0].add(pack(side), dice, 0)
+    levels[0].add(node(side, 0, dice, ordered))
     # the deepest level with a legal node (the root's, legal or not, if none): its nodes are kept until a
     # deeper level has one, the other levels' nodes only while they are expanded
     best, best_legal = 0, _has_legal(levels[0], long_family)
-    lists: dict[tuple[int, ...], tuple[int, ...]] = {}
     work = 1  # this search, then each node expanded, as the core counts them (levels.searched)
     while levels[-1].nodes:
         depth = len(levels) - 1
         level = levels[-1]
         following = Level.empty()
-        for index, node in enumerate(level.nodes):
-            board = unpack(node)
-            unplayed_here = level.unplayed[index]
+        for index, packed in enumerate(level.nodes):
+            board = unpack(packed)
+            heads_here, unplayed_here = node_state(packed, dice, ordered)
             if board.xoff == 15 or not unplayed_here:
                 continue
             if per_step_blocks and long_family and not block_is_legal(board.x, board.y):
@@ -308,20 +315,14 @@ def legal_candidates(
             for step, result in steps_for(variant, board, values):
                 # (H) counts head departures where it applies (a count kept in short nardy would keep apart
                 # nodes that are the same position)
-                heads = level.heads[index] + (heads_allowed is not None and step.src == HEAD and not step.special)
+                heads = heads_here + (heads_allowed is not None and step.src == HEAD and not step.special)
                 if heads_allowed is not None and heads > heads_allowed:
                     continue
                 if per_step_blocks and long_family and not block_is_legal(result.x, result.y):
                     continue
-                # one tuple per distinct list left, not one per node (a ladder's level has millions)
-                left = _after_playing(unplayed_here, step.die, ordered)
-                unplayed = lists.setdefault(left, left)
-                # a node with nothing left to play is a result: its board alone tells it apart
-                child = pack(result)
-                if unplayed:
-                    child += bytes((heads, len(unplayed))) + (b"" if ordered else bytes(unplayed))
+                child = node(result, heads, _after_playing(unplayed_here, step.die, ordered), ordered)
                 if child not in following.nodes:
-                    following.add(child, unplayed, heads)
+                    following.add(child)
                     if walk or depth == 0:  # the first steps also tell which die was played: (D) below
                         following.link(index, steps.number(step))
                     if limit and len(following.nodes) > limit:
@@ -336,7 +337,7 @@ def legal_candidates(
     add_searched(work)
     found = levels[best]
     nodes = list(found.nodes)
-    keep = array("i", (i for i, node in enumerate(nodes) if not (long_family and best_legal) or _legal(node)))
+    keep = array("i", (i for i, packed in enumerate(nodes) if not (long_family and best_legal) or _legal(packed)))
     if not ordered and best == 1:
         higher = max(dice)
         if any(steps.steps[found.steps[i]].die == higher for i in keep):
@@ -347,7 +348,7 @@ def legal_candidates(
             first.setdefault(nodes[i][:BOARD_BYTES], i)
         keep = array("i", first.values())
     found.nodes.clear()
-    return Candidates(levels, best, nodes, keep, steps if walk else None)
+    return Candidates(levels, best, nodes, keep, steps if walk else None, dice)
 
 
 def _legal(node: bytes) -> bool:
@@ -358,7 +359,7 @@ def _legal(node: bytes) -> bool:
 
 def _has_legal(level: Level, long_family: bool) -> bool:
     """Whether a node of ``level`` satisfies (B) (every node outside the long family)."""
-    return bool(level.nodes) and (not long_family or any(_legal(node) for node in level.nodes))
+    return bool(level.nodes) and (not long_family or any(_legal(packed) for packed in level.nodes))
 
 
 # --- docs/rules.md, What follows a move ---------------------------------------------------------------------
