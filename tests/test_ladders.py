@@ -18,7 +18,7 @@ REFERENCE = IMPLS["python"]
 pytestmark = pytest.mark.skipif(CORE is None, reason="the core is not built")
 
 #: The 2-2 ladder under ladder_per_value=4 that game 726 of the whole-game differential (seed 20261201, random
-#: policy) met: 20 steps, 3,382,462 results, counted by the core (the reference needs about half an hour).
+#: policy) met: 20 steps, 3,382,462 results, counted by the core (the reference needs about 15 minutes).
 LADDER = "crazy b 1:12,7:-4,8:-1,11:-1,12:-1,14:-1,16:-3,17:-2,20:-1,24:-1 off=3/0 first=- ladder_per_value=4"
 
 
