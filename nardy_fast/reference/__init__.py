@@ -17,7 +17,7 @@ from ..position import Engine, Move
 from ..position import Position as _Position
 from ..segments import python_kernel as python_segments
 from ..vector import Games as _Games
-from .engine import child_rows, legal_moves
+from .engine import Moves, child_rows, legal_moves
 from .evaluate import evaluate_rows
 from .levels import searched
 from .playout import python_playout
@@ -54,7 +54,7 @@ class Position(_Position):
 
 def _playout(args: PlayoutArgs) -> Played:
     """The built-in policies, every game played through :class:`~nardy_fast.game.Game`."""
-    return python_playout(Position, args)
+    return python_playout(Position, args, Moves)  # moves made only when picked: a ladder has millions
 
 
 def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:

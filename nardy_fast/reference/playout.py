@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Union
+from collections.abc import Callable
+from typing import Optional, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -13,9 +14,8 @@ from ..errors import SearchLimitError
 from ..game import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
 from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
 from ..policies import greedy_choices
-from ..position import Position
+from ..position import Move, Position
 from ..registry import implementation_of
-from .engine import Moves
 
 __all__ = ["python_playout"]
 
@@ -37,7 +37,7 @@ def _stops(position: Position) -> bool:
     return position.is_bearoff() and not position.pending
 
 
-def _greedy(args: PlayoutArgs, game: Game, moves: Moves) -> int:
+def _greedy(args: PlayoutArgs, game: Game, moves: MoveList) -> int:
     """A Greedy policy's move: the first of the position's hint."""
     assert args.greedy is not None
     position = game.position
@@ -48,10 +48,28 @@ def _greedy(args: PlayoutArgs, game: Game, moves: Moves) -> int:
     return int(greedy_choices(record, args.greedy, rows, children, offsets)[0])
 
 
+class MoveList(Protocol):
+    """The legal moves of a ply, by number (a list, or :class:`~nardy_fast.reference.engine.Moves`)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, k: int) -> Move: ...
+
+
+#: The legal moves of a position for a roll (``None``: its pending list) under a search bound (0: none).
+MovesOf = Callable[[Position, Optional[tuple[int, int]], int], MoveList]
+
+
+def all_moves(position: Position, roll: Optional[tuple[int, int]], limit: int) -> MoveList:
+    """``position.legal_moves``: the moves of its own implementation."""
+    return position.legal_moves(roll, max_results=limit or None)
+
+
 def python_playout(
-    position_class: type[Position], args: PlayoutArgs
+    position_class: type[Position], args: PlayoutArgs, moves_of: MovesOf = all_moves
 ) -> Union[Records, tuple[Records, Trajectories]]:
-    """The built-in policies played through ``position_class`` objects and :class:`Game`."""
+    """The built-in policies played through ``position_class`` objects and :class:`Game`, each ply's moves
+    from ``moves_of``."""
     out = np.zeros(args.games, dtype=RECORD)
     starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
     uniform = POLICIES[args.policy] == "random"
@@ -69,8 +87,8 @@ def python_playout(
             game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
         limited = False
         while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
-            try:  # made only when picked: a crazy ladder has millions
-                moves = Moves(game.position, game.roll, args.limit)
+            try:
+                moves = moves_of(game.position, game.roll, args.limit)
             except SearchLimitError:
                 limited = True  # the ply's search is over max_results: the game is given up here
                 break
