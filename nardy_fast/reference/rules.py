@@ -88,6 +88,7 @@ class Candidates:
         self._levels = levels
         self._depth = depth
         self._dice = dice
+        self._ordered = is_ordered(dice)
         self._nodes = nodes  # the nodes of the level ``depth``
         self._keep = keep  # the found ones' indices there
         self._steps = steps  # None: the steps are not walked back
@@ -99,7 +100,7 @@ class Candidates:
         index = self._keep[k]
         result = unpack(self._nodes[index][:BOARD_BYTES])
         moved = () if self._steps is None else walk_back(self._levels, self._depth, index, self._steps)
-        unplayed = node_state(self._nodes[index], self._dice, is_ordered(self._dice))[1]
+        unplayed = node_state(self._nodes[index], self._dice, self._ordered)[1]
         return Candidate(moved, result, unplayed, self._depth)
 
     def __iter__(self) -> Iterator[Candidate]:
