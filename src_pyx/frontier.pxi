@@ -2,7 +2,7 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: count_at, node_result, node_step, slot_hash, slot_word, slots_add, slots_reset.
+# Offers: STEP_W, count_at, node_result, x_key, node_step, slot_hash, slot_word, slots_add, slots_reset.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -45,6 +45,32 @@ cdef inline void node_step(Node *c, const Node *n, int src, int dst, bint hit) n
     c.w[0] = w0
     c.w[1] = w1
     c.xmask = xmask
+
+
+# What a normal step of ``v`` from M src adds to a node's two words (modulo 2**64, which is exact since every count
+# stays in 0..15): STEP_W[v][2 * src], STEP_W[v][2 * src + 1]
+cdef uint64_t STEP_W[7][50]
+
+
+cdef void _init_frontier() except *:
+    """STEP_W, and a check of Node's layout, which expand_plain writes in 8-byte halves."""
+    cdef int src, v, a, b
+    cdef Node n
+    cdef char *base = <char *> &n
+    offsets = (<char *> &n.xmask - base, <char *> &n.step - base, <char *> &n.heads - base,
+               <char *> &n.legal - base, <char *> &n.used - base, <char *> &n.parent - base, sizeof(Node))
+    if offsets != (16, 20, 22, 23, 24, 28, 32):
+        raise ImportError(f"nardy_fast._core: the search node's layout {offsets} is not the one its writes assume")
+    memset(STEP_W, 0, sizeof(STEP_W))
+    for src in range(2, 25):
+        for v in range(1, min(src, 7)):
+            a = src - 1
+            b = src - v - 1
+            STEP_W[v][2 * src + (a >> 4)] -= <uint64_t> 1 << (4 * (a & 15))
+            STEP_W[v][2 * src + (b >> 4)] += <uint64_t> 1 << (4 * (b & 15))
+
+
+_init_frontier()
 
 
 cdef inline uint64_t slot_word(const Node *n, bint last) noexcept nogil:
@@ -130,10 +156,23 @@ cdef inline uint64_t spread(uint64_t nibbles) noexcept nogil:
     return (nibbles | (nibbles << 4)) & 0x0F0F0F0F0F0F0F0FULL
 
 
+cdef inline uint64_t x_key(const uint64_t *kxb, const uint64_t *w) noexcept nogil:
+    """The key of X's counts, bar and off in the board ``w`` (a node's): one table read per byte."""
+    cdef uint64_t key = 0, lo = w[0], hi = w[1]
+    cdef int j
+    for j in range(8):
+        key ^= kxb[j * 256 + ((lo >> (8 * j)) & 0xFF)]
+    for j in range(5):
+        key ^= kxb[(8 + j) * 256 + ((hi >> (8 * j)) & 0xFF)]
+    return key
+
+
 cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexcept nogil:
-    """The result of node ``n`` (``nsteps`` steps deep): its board as ``Result.b`` and its Zobrist key, the
-    root's changed on the points that changed. A point holds X's count, or Y's as at the root unless X hit
-    there (X never shares a point with Y): eight points to a word."""
+    """The result of node ``n`` (``nsteps`` steps deep): its board as ``Result.b`` and its Zobrist key. A point
+    holds X's count, or Y's as at the root unless X hit there (X never shares a point with Y): eight points to
+    a word. With no hit, Y's checkers are the root's and the key is the root's with X's part read from the
+    node's bytes (``x_key``: 13 reads, where the points that changed in a crazy ladder are 20); with hits, the
+    root's is changed on the points that changed."""
     cdef uint32_t hits = <uint32_t> (n.w[1] >> HIT_BIT)
     cdef uint64_t key = g.key, x, y, board, changed
     cdef uint64_t root[3]
@@ -144,25 +183,31 @@ cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexce
         # Y's counts (negative bytes) where X is not and did not hit
         y = root[i] & 0x8080808080808080ULL
         y = (y >> 7) * 0xFF & root[i]
-        y &= ~((nonzero_bytes(x) >> 7) * 0xFF)
         if hits:
+            y &= ~((nonzero_bytes(x) >> 7) * 0xFF)
             y &= ~(spread_bits(hits >> (8 * i)) * 0xFF)
         board = x | y
         memcpy(&r.b[1 + 8 * i], &board, 8)
+        if not hits:
+            continue
         changed = nonzero_bytes(board ^ root[i])
         while changed:
             m = 1 + 8 * i + (ctz64(changed) >> 3)
             changed &= changed - 1
             key ^= g.ks[m * 32 + 16 + r.b[m]] ^ g.ks[m * 32 + 16 + g.b[m]]
-    while hits:
-        hits &= hits - 1
-        ybar += 1
     r.b[0] = 0
     r.b[BAR_POINT] = <int8_t> count_at(n, NIB_BAR)
-    r.b[YBAR] = <int8_t> ybar
     r.b[XOFF] = <int8_t> count_at(n, NIB_OFF)
     memset(&r.b[XOFF + 1], 0, 32 - XOFF - 1)
-    key ^= g.kxbar[r.b[BAR_POINT]] ^ g.kxbar[g.b[BAR_POINT]] ^ g.kybar[ybar] ^ g.kybar[g.b[YBAR]]
-    r.key = key ^ g.kxoff[r.b[XOFF]] ^ g.kxoff[g.b[XOFF]]
+    if hits:
+        while hits:
+            hits &= hits - 1
+            ybar += 1
+        key ^= g.kxbar[r.b[BAR_POINT]] ^ g.kxbar[g.b[BAR_POINT]] ^ g.kybar[ybar] ^ g.kybar[g.b[YBAR]]
+        key ^= g.kxoff[r.b[XOFF]] ^ g.kxoff[g.b[XOFF]]
+    else:
+        key = g.kbase ^ x_key(g.kxb, n.w)
+    r.b[YBAR] = <int8_t> ybar
+    r.key = key
     r.used = n.used
     r.nsteps = nsteps

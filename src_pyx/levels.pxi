@@ -80,19 +80,46 @@ cdef inline void add_child(Gen *g, Stage *st, const Node *n, int32_t index, bint
 
 cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
     """Probe the staged children in the order made (the probes, independent of one another, overlap in the
-    processor): each new one joins the next level (all of them when not ``merge``); -1 when memory ran out."""
-    cdef int j, added = 1
+    processor): each new one joins the next level (all of them when not ``merge``); -1 when memory ran out.
+    The table is grown first, for all of them, so that the probes read it from registers."""
+    cdef int j
+    cdef int32_t m
+    cdef uint32_t i, mask
+    cdef uint64_t w0, w1
+    cdef Slots *t = &g.seen
+    cdef Slot *slots
+    cdef Slot *s
     NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
     if buf_reserve(nxt, nxt.n + st.n) < 0:
         return -1
+    if not merge:
+        memcpy(&nxt.data[nxt.n], st.nodes, <size_t> st.n * sizeof(Node))
+        nxt.n += st.n
+        st.n = 0
+        return 0
+    while (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: at most 5/8 full
+        if _slots_grow(t) < 0:
+            return -1
+    slots = t.slots
+    mask = t.mask
+    m = nxt.n
     for j in range(st.n):
-        if merge:
-            added = slots_add(&g.seen, st.nodes[j].w[0], st.word[j], st.hash[j])
-            if added < 0:
-                return -1
-        if added:
-            nxt.data[nxt.n] = st.nodes[j]
-            nxt.n += 1
+        w0 = st.nodes[j].w[0]
+        w1 = st.word[j]
+        i = <uint32_t> st.hash[j] & mask
+        while True:
+            s = &slots[i]
+            if s.w[0] == w0 and s.w[1] == w1:
+                break
+            if (s.w[0] | s.w[1]) == 0:
+                s.w[0] = w0
+                s.w[1] = w1
+                nxt.data[m] = st.nodes[j]
+                m += 1
+                break
+            i = (i + 1) & mask
+    t.n += m - nxt.n
+    nxt.n = m
     st.n = 0
     return 0
 
@@ -114,6 +141,63 @@ cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage 
         src = hibit(normal) + 1
         normal &= ~(1u << (src - 1))
         add_child(g, st, n, index, last, src, src - v, v, level, False)
+    if xmask & ~<uint32_t> 0x3F:
+        return
+    # (O) bear-off, all home: exactly v, or a higher die from the farthest point
+    if (xmask >> (v - 1)) & 1:
+        src = v
+    elif xmask and hibit(xmask) + 1 < v:
+        src = hibit(xmask) + 1
+    else:
+        return
+    if (allowed >> (src - 1)) & 1:
+        add_child(g, st, n, index, last, src, 0, v, level, False)
+
+
+cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
+    """``expand_ordered`` in the long family under the end-of-turn block check (crazy ladders), where a step
+    hits nothing and (B) waits for the results: a child is its parent's words plus ``STEP_W``'s two and, in
+    two stores, what the step changes (X's points, the step, the head departures) and what the parent gives
+    all its children (the values used, its index)."""
+    cdef int v = g.dice[level]
+    cdef int src, k = st.n
+    cdef bint last = level + 1 == g.ndice
+    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask, bit
+    cdef uint64_t w0 = n.w[0], w1 = n.w[1], c0, c1, word, changed, head
+    cdef uint64_t given = (n.used | (1u << level)) | (<uint64_t> <uint32_t> index << 32)
+    cdef uint64_t changed_base = (<uint64_t> (v << 5) << 32) | (<uint64_t> n.heads << 48) | (<uint64_t> 2 << 56)
+    cdef uint64_t word_heads = 0 if last else <uint64_t> n.heads << HIT_BIT
+    cdef uint64_t head_step = 0 if last else <uint64_t> 1 << HIT_BIT
+    cdef const uint64_t *sw = STEP_W[v]
+    cdef Node *c
+    if level > 0 and ((n.step >> 5) & 7) == v:
+        allowed = (1u << (n.step & 31)) - 1  # in_order: no source above the last step's
+    normal = xmask & allowed & ~(g.yblock << v) & ~((1u << v) - 1)
+    if n.heads >= g.head_limit:
+        normal &= ~(1u << (HEAD - 1))
+    while normal:
+        src = hibit(normal) + 1
+        bit = 1u << (src - 1)
+        normal ^= bit
+        c0 = w0 + sw[2 * src]
+        c1 = w1 + sw[2 * src + 1]
+        # the source keeps its point unless its last checker left
+        if (((c0 if src <= 16 else c1) >> (4 * ((src - 1) & 15))) & 15) == 0:
+            changed = changed_base | ((xmask ^ bit) | (bit >> v)) | (<uint64_t> src << 32)
+        else:
+            changed = changed_base | (xmask | (bit >> v)) | (<uint64_t> src << 32)
+        head = <uint64_t> (src == HEAD)
+        changed += head << 48
+        word = (c1 | word_heads) + (head_step & (0 - head))
+        c = &st.nodes[k]
+        c.w[0] = c0
+        c.w[1] = c1
+        memcpy(&c.xmask, &changed, 8)
+        memcpy(&c.used, &given, 8)
+        st.word[k] = word
+        st.hash[k] = slot_hash(c0, word)
+        k += 1
+    st.n = k
     if xmask & ~<uint32_t> 0x3F:
         return
     # (O) bear-off, all home: exactly v, or a higher die from the farthest point
@@ -178,7 +262,8 @@ cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noe
 
 
 cdef void root_node(Gen *g, Node *n) noexcept nogil:
-    """The node of the board ``setup`` made, and the lone Y checkers X may hit (short nardy)."""
+    """The node of the board ``setup`` made, the lone Y checkers X may hit (short nardy), and the root's key less
+    X's part (``node_result``)."""
     cdef int m
     memset(n, 0, sizeof(Node))
     g.ylone = 0
@@ -191,6 +276,7 @@ cdef void root_node(Gen *g, Node *n) noexcept nogil:
     n.xmask = g.xmask
     n.parent = -1
     n.legal = 1
+    g.kbase = g.key ^ x_key(g.kxb, n.w)
 
 
 cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noexcept nogil:
@@ -237,6 +323,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
     cdef int which[25]           # the buffer of each level: its own when walking, else one of three
     cdef bint walk = g.want_steps or not g.ordered
     cdef bint fast = g.ordered and not V_SPECIAL[g.variant]
+    cdef bint plain = fast and g.long_family and not g.per_step
     cdef int32_t i
     cdef int32_t sizes[25]
     cdef double growth
@@ -281,7 +368,9 @@ cdef int levels_search(Gen *g) noexcept nogil:
             n = &cur.data[i]
             if count_at(n, NIB_OFF) == 15 or (g.per_step and not n.legal):
                 continue
-            if fast and count_at(n, NIB_BAR) == 0:
+            if plain:
+                expand_plain(g, n, level, i, st)
+            elif fast and count_at(n, NIB_BAR) == 0:
                 expand_ordered(g, n, level, i, st)
             else:
                 expand(g, n, level, i, st)

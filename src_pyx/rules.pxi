@@ -38,6 +38,7 @@ cdef void to_mover(Gen *g, const Pos *p) noexcept nogil:
     g.kxbar = &KBAR[col][0]
     g.kybar = &KBAR[1 - col][0]
     g.kxoff = &KOFF[col][0]
+    g.kxb = &KXB[fam][col][0]
     key = KBAR[0][p.bar[0]] ^ KBAR[1][p.bar[1]] ^ KOFF[0][p.off[0]] ^ KOFF[1][p.off[1]]
     g.b[0] = 0
     renumber(p.board, &g.b[1], col, g.long_family)

@@ -64,6 +64,10 @@ cdef uint64_t KD[2][2][26 * 32]
 # bar and off keys of side s holding n: [s][n]
 cdef uint64_t KBAR[2][16]
 cdef uint64_t KOFF[2][16]
+# the key of X's counts in byte j of a search node's board (Node.w): M 2j+1 and M 2j+2 for j < 12, X's bar and
+# off for j = 12: [family][colour][j * 256 + byte]. A result that hit nothing has Y's checkers of the root, and
+# its key is the root's with X's part replaced, 13 of these (node_result)
+cdef uint64_t KXB[2][2][13 * 256]
 # 12-bit reversal, for the block rule's view along Y's track
 cdef uint32_t REV12[4096]
 
@@ -173,6 +177,13 @@ cdef void _init_tables() except *:
         for n in range(1, 16):
             KBAR[s][n] = KEYS[K_BAR + 15 * s + n - 1]
             KOFF[s][n] = KEYS[K_OFF + 15 * s + n - 1]
+    for fam in range(2):
+        for col in range(2):
+            for b in range(256):
+                for i in range(12):
+                    KXB[fam][col][i * 256 + b] = (KX[fam][col][(2 * i + 1) * 16 + (b & 15)]
+                                                  ^ KX[fam][col][(2 * i + 2) * 16 + (b >> 4)])
+                KXB[fam][col][12 * 256 + b] = KBAR[col][b & 15] ^ KOFF[col][b >> 4]
     for i in range(4096):
         r = 0
         for b in range(12):
