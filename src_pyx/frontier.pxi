@@ -2,7 +2,7 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: STEP_W, count_at, node_result, x_key, node_step, slot_hash, slot_word, slots_add, slots_reset.
+# Offers: OFF_W, STEP_W, count_at, node_result, x_key, node_step, slot_hash, slot_word, slots_add, slots_reset.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -48,12 +48,14 @@ cdef inline void node_step(Node *c, const Node *n, int src, int dst, bint hit) n
 
 
 # What a normal step of ``v`` from M src adds to a node's two words (modulo 2**64, which is exact since every count
-# stays in 0..15): STEP_W[v][2 * src], STEP_W[v][2 * src + 1]
+# stays in 0..15): STEP_W[v][2 * src], STEP_W[v][2 * src + 1]; and a bear-off from M src, OFF_W[2 * src] and
+# OFF_W[2 * src + 1]
 cdef uint64_t STEP_W[7][50]
+cdef uint64_t OFF_W[14]
 
 
 cdef void _init_frontier() except *:
-    """STEP_W, and a check of Node's layout, which expand_plain writes in 8-byte halves."""
+    """STEP_W and OFF_W, and a check of Node's layout, which expand_plain writes in 8-byte halves."""
     cdef int src, v, a, b
     cdef Node n
     cdef char *base = <char *> &n
@@ -62,6 +64,10 @@ cdef void _init_frontier() except *:
     if offsets != (16, 20, 22, 23, 24, 28, 32):
         raise ImportError(f"nardy_fast._core: the search node's layout {offsets} is not the one its writes assume")
     memset(STEP_W, 0, sizeof(STEP_W))
+    memset(OFF_W, 0, sizeof(OFF_W))
+    for src in range(1, 7):
+        OFF_W[2 * src + 0] -= <uint64_t> 1 << (4 * (src - 1))
+        OFF_W[2 * src + 1] += <uint64_t> 1 << (4 * (NIB_OFF - 16))
     for src in range(2, 25):
         for v in range(1, min(src, 7)):
             a = src - 1
@@ -174,15 +180,12 @@ cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexce
     node's bytes (``x_key``: 13 reads, where the points that changed in a crazy ladder are 20); with hits, the
     root's is changed on the points that changed."""
     cdef uint32_t hits = <uint32_t> (n.w[1] >> HIT_BIT)
-    cdef uint64_t key = g.key, x, y, board, changed
-    cdef uint64_t root[3]
+    cdef uint64_t key = g.key, x, y, board, changed, root
     cdef int i, m, ybar = g.b[YBAR]
-    memcpy(root, &g.b[1], 24)
     for i in range(3):
         x = spread(n.w[i >> 1] >> (32 * (i & 1)))
         # Y's counts (negative bytes) where X is not and did not hit
-        y = root[i] & 0x8080808080808080ULL
-        y = (y >> 7) * 0xFF & root[i]
+        y = g.yroot[i]
         if hits:
             y &= ~((nonzero_bytes(x) >> 7) * 0xFF)
             y &= ~(spread_bits(hits >> (8 * i)) * 0xFF)
@@ -190,7 +193,8 @@ cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexce
         memcpy(&r.b[1 + 8 * i], &board, 8)
         if not hits:
             continue
-        changed = nonzero_bytes(board ^ root[i])
+        memcpy(&root, &g.b[1 + 8 * i], 8)
+        changed = nonzero_bytes(board ^ root)
         while changed:
             m = 1 + 8 * i + (ctz64(changed) >> 3)
             changed &= changed - 1

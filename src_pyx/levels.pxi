@@ -51,6 +51,10 @@ ctypedef struct Stage:
     Node nodes[STAGE + STAGE_ROOM]
     uint64_t word[STAGE + STAGE_ROOM]  # slot_word of each
     uint64_t hash[STAGE + STAGE_ROOM]
+    # expand_plain stages no nodes: a child's first word and where it came from (its parent's index, its
+    # step's source << 32); flush_plain makes the node of a new one
+    uint64_t w0[STAGE + STAGE_ROOM]
+    uint64_t origin[STAGE + STAGE_ROOM]
     int n
 
 
@@ -156,20 +160,16 @@ cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage 
 
 cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
     """``expand_ordered`` in the long family under the end-of-turn block check (crazy ladders), where a step
-    hits nothing and (B) waits for the results: a child is its parent's words plus ``STEP_W``'s two and, in
-    two stores, what the step changes (X's points, the step, the head departures) and what the parent gives
-    all its children (the values used, its index)."""
+    hits nothing and (B) waits for the results: a child is staged as its parent's words plus ``STEP_W``'s (or
+    ``OFF_W``'s) two, and where it came from; ``flush_plain`` makes the nodes of the new ones only."""
     cdef int v = g.dice[level]
     cdef int src, k = st.n
     cdef bint last = level + 1 == g.ndice
-    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask, bit
-    cdef uint64_t w0 = n.w[0], w1 = n.w[1], c0, c1, word, changed, head
-    cdef uint64_t given = (n.used | (1u << level)) | (<uint64_t> <uint32_t> index << 32)
-    cdef uint64_t changed_base = (<uint64_t> (v << 5) << 32) | (<uint64_t> n.heads << 48) | (<uint64_t> 2 << 56)
+    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask
+    cdef uint64_t w0 = n.w[0], w1 = n.w[1], c0, word
     cdef uint64_t word_heads = 0 if last else <uint64_t> n.heads << HIT_BIT
     cdef uint64_t head_step = 0 if last else <uint64_t> 1 << HIT_BIT
     cdef const uint64_t *sw = STEP_W[v]
-    cdef Node *c
     if level > 0 and ((n.step >> 5) & 7) == v:
         allowed = (1u << (n.step & 31)) - 1  # in_order: no source above the last step's
     normal = xmask & allowed & ~(g.yblock << v) & ~((1u << v) - 1)
@@ -177,25 +177,13 @@ cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *s
         normal &= ~(1u << (HEAD - 1))
     while normal:
         src = hibit(normal) + 1
-        bit = 1u << (src - 1)
-        normal ^= bit
+        normal ^= 1u << (src - 1)
         c0 = w0 + sw[2 * src]
-        c1 = w1 + sw[2 * src + 1]
-        # the source keeps its point unless its last checker left
-        if (((c0 if src <= 16 else c1) >> (4 * ((src - 1) & 15))) & 15) == 0:
-            changed = changed_base | ((xmask ^ bit) | (bit >> v)) | (<uint64_t> src << 32)
-        else:
-            changed = changed_base | (xmask | (bit >> v)) | (<uint64_t> src << 32)
-        head = <uint64_t> (src == HEAD)
-        changed += head << 48
-        word = (c1 | word_heads) + (head_step & (0 - head))
-        c = &st.nodes[k]
-        c.w[0] = c0
-        c.w[1] = c1
-        memcpy(&c.xmask, &changed, 8)
-        memcpy(&c.used, &given, 8)
+        word = ((w1 + sw[2 * src + 1]) | word_heads) + (head_step & (0 - <uint64_t> (src == HEAD)))
+        st.w0[k] = c0
         st.word[k] = word
         st.hash[k] = slot_hash(c0, word)
+        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
         k += 1
     st.n = k
     if xmask & ~<uint32_t> 0x3F:
@@ -208,7 +196,80 @@ cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *s
     else:
         return
     if (allowed >> (src - 1)) & 1:
-        add_child(g, st, n, index, last, src, 0, v, level, False)
+        c0 = w0 + OFF_W[2 * src]
+        word = (w1 + OFF_W[2 * src + 1]) | word_heads
+        st.w0[k] = c0
+        st.word[k] = word
+        st.hash[k] = slot_hash(c0, word)
+        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
+        st.n = k + 1
+
+
+cdef inline void plain_node(Node *c, const Node *p, uint64_t w0, uint64_t w1, int src, int v, int level,
+                            int32_t parent) noexcept nogil:
+    """The node of ``p``'s child by one step of ``v`` from M ``src`` (to M src - v, or off), whose board is
+    ``w0, w1`` (expand_plain)."""
+    cdef uint32_t bit = 1u << (src - 1)
+    cdef uint32_t xmask = p.xmask | (bit >> v if src > v else 0)
+    if (((w0 if src <= 16 else w1) >> (4 * ((src - 1) & 15))) & 15) == 0:
+        xmask ^= bit  # the source's last checker left
+    c.w[0] = w0
+    c.w[1] = w1
+    c.xmask = xmask
+    c.step = <uint16_t> (src | (v << 5))
+    c.heads = <uint8_t> (p.heads + (src == HEAD))
+    c.legal = 2
+    c.used = p.used | (1u << level)
+    c.parent = parent
+
+
+cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int level) noexcept nogil:
+    """``flush`` for ``expand_plain``'s stage: the nodes of the new children made, of the root's all of them; -1
+    when memory ran out."""
+    cdef int j, src, v = g.dice[level]
+    cdef bint added
+    cdef int32_t m, parent
+    cdef uint32_t i, mask
+    cdef uint64_t w0, w1, board1 = (<uint64_t> 1 << HIT_BIT) - 1  # a word less the head departures
+    cdef Slots *t = &g.seen
+    cdef Slot *slots
+    cdef Slot *s
+    NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
+    if buf_reserve(nxt, nxt.n + st.n) < 0:
+        return -1
+    while level > 0 and (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: 5/8 full
+        if _slots_grow(t) < 0:
+            return -1
+    slots = t.slots
+    mask = t.mask
+    m = nxt.n
+    for j in range(st.n):
+        w0 = st.w0[j]
+        w1 = st.word[j]
+        if level > 0:
+            i = <uint32_t> st.hash[j] & mask
+            added = False
+            while True:
+                s = &slots[i]
+                if s.w[0] == w0 and s.w[1] == w1:
+                    break
+                if (s.w[0] | s.w[1]) == 0:
+                    s.w[0] = w0
+                    s.w[1] = w1
+                    added = True
+                    break
+                i = (i + 1) & mask
+            if not added:
+                continue
+        parent = <int32_t> <uint32_t> st.origin[j]
+        src = <int> (st.origin[j] >> 32)
+        plain_node(&nxt.data[m], &cur.data[parent], w0, w1 & board1, src, v, level, parent)
+        m += 1
+    if level > 0:
+        t.n += m - nxt.n
+    nxt.n = m
+    st.n = 0
+    return 0
 
 
 cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
@@ -263,7 +324,7 @@ cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noe
 
 cdef void root_node(Gen *g, Node *n) noexcept nogil:
     """The node of the board ``setup`` made, the lone Y checkers X may hit (short nardy), and the root's key less
-    X's part (``node_result``)."""
+    X's part and Y's checkers (``node_result``)."""
     cdef int m
     memset(n, 0, sizeof(Node))
     g.ylone = 0
@@ -277,6 +338,9 @@ cdef void root_node(Gen *g, Node *n) noexcept nogil:
     n.parent = -1
     n.legal = 1
     g.kbase = g.key ^ x_key(g.kxb, n.w)
+    memcpy(g.yroot, &g.b[1], 24)
+    for m in range(3):
+        g.yroot[m] &= ((g.yroot[m] & 0x8080808080808080ULL) >> 7) * 0xFF
 
 
 cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noexcept nogil:
@@ -289,6 +353,7 @@ cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noex
     cdef int32_t i, index
     cdef int s, found
     cdef Node *n
+    cdef Result *r
     g.best = best
     g.nres = 0
     if merge and slots_reset(&g.seen, cur.n) < 0:
@@ -303,9 +368,10 @@ cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noex
                 return -1
             if found == 0:
                 continue
-        if results_reserve(g, g.nres + 1) < 0:
+        r = next_result(g)
+        if r == NULL:
             return -1
-        node_result(g, n, best, &g.res[g.nres])
+        node_result(g, n, best, r)
         if walk:
             index = i
             for s in range(best, 0, -1):
@@ -375,7 +441,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
             else:
                 expand(g, n, level, i, st)
             if st.n >= STAGE:
-                if flush(g, st, nxt, level > 0) < 0:
+                if (flush_plain(g, st, cur, nxt, level) if plain else flush(g, st, nxt, level > 0)) < 0:
                     status = E_MEMORY
                     break
                 if g.limit and nxt.n > g.limit:
@@ -384,7 +450,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
             if tick(g) < 0:
                 status = E_SIGNAL
                 break
-        if status == 0 and flush(g, st, nxt, level > 0) < 0:
+        if status == 0 and (flush_plain(g, st, cur, nxt, level) if plain else flush(g, st, nxt, level > 0)) < 0:
             status = E_MEMORY
         if status == 0 and g.limit and nxt.n > g.limit:
             status = E_LIMIT

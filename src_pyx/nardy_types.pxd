@@ -92,6 +92,7 @@ ctypedef struct Gen:
     Slots seen             # the nodes of the level being built (frontier.pxi)
     uint32_t ylone         # bit m-1: one Y checker on M m (short nardy: X may hit it)
     uint64_t kbase         # the root's key less X's counts, bar and off (node_result)
+    uint64_t yroot[3]      # the root's points 1..24 as Result.b with X's counts cleared: Y's checkers
     int want_steps         # the canonical steps of each result are wanted (legal_moves)
     Table table
     # ... or depth first over one board (up to four dice), undoing each step
