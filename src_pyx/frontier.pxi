@@ -2,7 +2,7 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: OFF_W, STEP_W, count_at, node_result, x_key, node_step, slot_hash, slot_word, slots_add, slots_reset.
+# Offers: count_at, node_result, node_step, slot_hash, slot_word, slots_add, slots_grow, slots_reset, x_key.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -47,38 +47,6 @@ cdef inline void node_step(Node *c, const Node *n, int src, int dst, bint hit) n
     c.xmask = xmask
 
 
-# What a normal step of ``v`` from M src adds to a node's two words (modulo 2**64, which is exact since every count
-# stays in 0..15): STEP_W[v][2 * src], STEP_W[v][2 * src + 1]; and a bear-off from M src, OFF_W[2 * src] and
-# OFF_W[2 * src + 1]
-cdef uint64_t STEP_W[7][50]
-cdef uint64_t OFF_W[14]
-
-
-cdef void _init_frontier() except *:
-    """STEP_W and OFF_W, and a check of Node's layout, which expand_plain writes in 8-byte halves."""
-    cdef int src, v, a, b
-    cdef Node n
-    cdef char *base = <char *> &n
-    offsets = (<char *> &n.xmask - base, <char *> &n.step - base, <char *> &n.heads - base,
-               <char *> &n.legal - base, <char *> &n.used - base, <char *> &n.parent - base, sizeof(Node))
-    if offsets != (16, 20, 22, 23, 24, 28, 32):
-        raise ImportError(f"nardy_fast._core: the search node's layout {offsets} is not the one its writes assume")
-    memset(STEP_W, 0, sizeof(STEP_W))
-    memset(OFF_W, 0, sizeof(OFF_W))
-    for src in range(1, 7):
-        OFF_W[2 * src + 0] -= <uint64_t> 1 << (4 * (src - 1))
-        OFF_W[2 * src + 1] += <uint64_t> 1 << (4 * (NIB_OFF - 16))
-    for src in range(2, 25):
-        for v in range(1, min(src, 7)):
-            a = src - 1
-            b = src - v - 1
-            STEP_W[v][2 * src + (a >> 4)] -= <uint64_t> 1 << (4 * (a & 15))
-            STEP_W[v][2 * src + (b >> 4)] += <uint64_t> 1 << (4 * (b & 15))
-
-
-_init_frontier()
-
-
 cdef inline uint64_t slot_word(const Node *n, bint last) noexcept nogil:
     """The second word of ``n``'s slot: its board's, with the head departures in the bits of hits, unless the
     node is on the deepest level, where only the board counts."""
@@ -110,7 +78,7 @@ cdef int slots_reset(Slots *t, int64_t expected) noexcept nogil:
     return 0
 
 
-cdef int _slots_grow(Slots *t) noexcept nogil:
+cdef int slots_grow(Slots *t) noexcept nogil:
     """Twice the slots, every entry moved over (their hashes come from the slots themselves)."""
     cdef uint32_t cap = (t.mask + 1) * 2, i, h
     cdef Slot *old = t.slots
@@ -149,7 +117,7 @@ cdef inline int slots_add(Slots *t, uint64_t w0, uint64_t w1, uint64_t h) noexce
     s.w[0] = w0
     s.w[1] = w1
     t.n += 1
-    if <uint32_t> t.n * 8 > t.mask * 5 and _slots_grow(t) < 0:  # at most 5/8 full
+    if <uint32_t> t.n * 8 > t.mask * 5 and slots_grow(t) < 0:  # at most 5/8 full
         return -1
     return 1
 

@@ -8,7 +8,8 @@
 #   reads one slot and no node. The table lives in 2 MB pages where the system allows: its probes are
 #   random, and with 4 kB pages each missed the TLB.
 # * The sources of an ordered list's step are found with masks, a level's value at a time (``expand_ordered``),
-#   and the block rule (B) is left to the nodes that may be results (``node_legal``).
+#   and the block rule (B) is left to the nodes that may be results (``node_legal``). Crazy ladders, where no
+#   step hits, stage a child's words alone and make nodes of the new ones only (ladder.pxi).
 # * Children equal to an earlier one are never written, and the deepest level merges by board alone, so that
 #   its nodes are the results, written once. The steps are walked back only for callers that read them
 #   (legal_moves); the others keep three levels, not all of them, and a level's parents are dropped with it.
@@ -16,7 +17,7 @@
 #   independent of one another, overlap (8.7 s on the 3.4-million-result ladder, 14.3 s probing each child as
 #   it is made). Prefetching each staged child's slot as it is made was slower (10.9 s): the prefetches
 #   stalled the loop that makes them.
-# Uses: tables, memory, block, frontier.
+# Uses: tables, memory, block, frontier, ladder.
 # Offers: levels_search.
 
 
@@ -40,22 +41,6 @@ cdef inline bint node_legal(const Gen *g, Node *n) noexcept nogil:
     if n.legal == 2:
         n.legal = runs_ok(n.xmask, g.ymax_t)
     return n.legal
-
-
-cdef enum:
-    STAGE = 256        # children made before their probes, which then overlap
-    STAGE_ROOM = 64    # the most children of one node: 2 values at each of 15 points, 2 specials, 2 entries
-
-
-ctypedef struct Stage:
-    Node nodes[STAGE + STAGE_ROOM]
-    uint64_t word[STAGE + STAGE_ROOM]  # slot_word of each
-    uint64_t hash[STAGE + STAGE_ROOM]
-    # expand_plain stages no nodes: a child's first word and where it came from (its parent's index, its
-    # step's source << 32); flush_plain makes the node of a new one
-    uint64_t w0[STAGE + STAGE_ROOM]
-    uint64_t origin[STAGE + STAGE_ROOM]
-    int n
 
 
 cdef inline void add_child(Gen *g, Stage *st, const Node *n, int32_t index, bint last, int src, int dst, int die,
@@ -102,7 +87,7 @@ cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
         st.n = 0
         return 0
     while (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: at most 5/8 full
-        if _slots_grow(t) < 0:
+        if slots_grow(t) < 0:
             return -1
     slots = t.slots
     mask = t.mask
@@ -156,120 +141,6 @@ cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage 
         return
     if (allowed >> (src - 1)) & 1:
         add_child(g, st, n, index, last, src, 0, v, level, False)
-
-
-cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
-    """``expand_ordered`` in the long family under the end-of-turn block check (crazy ladders), where a step
-    hits nothing and (B) waits for the results: a child is staged as its parent's words plus ``STEP_W``'s (or
-    ``OFF_W``'s) two, and where it came from; ``flush_plain`` makes the nodes of the new ones only."""
-    cdef int v = g.dice[level]
-    cdef int src, k = st.n
-    cdef bint last = level + 1 == g.ndice
-    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask
-    cdef uint64_t w0 = n.w[0], w1 = n.w[1], c0, word
-    cdef uint64_t word_heads = 0 if last else <uint64_t> n.heads << HIT_BIT
-    cdef uint64_t head_step = 0 if last else <uint64_t> 1 << HIT_BIT
-    cdef const uint64_t *sw = STEP_W[v]
-    if level > 0 and ((n.step >> 5) & 7) == v:
-        allowed = (1u << (n.step & 31)) - 1  # in_order: no source above the last step's
-    normal = xmask & allowed & ~(g.yblock << v) & ~((1u << v) - 1)
-    if n.heads >= g.head_limit:
-        normal &= ~(1u << (HEAD - 1))
-    while normal:
-        src = hibit(normal) + 1
-        normal ^= 1u << (src - 1)
-        c0 = w0 + sw[2 * src]
-        word = ((w1 + sw[2 * src + 1]) | word_heads) + (head_step & (0 - <uint64_t> (src == HEAD)))
-        st.w0[k] = c0
-        st.word[k] = word
-        st.hash[k] = slot_hash(c0, word)
-        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
-        k += 1
-    st.n = k
-    if xmask & ~<uint32_t> 0x3F:
-        return
-    # (O) bear-off, all home: exactly v, or a higher die from the farthest point
-    if (xmask >> (v - 1)) & 1:
-        src = v
-    elif xmask and hibit(xmask) + 1 < v:
-        src = hibit(xmask) + 1
-    else:
-        return
-    if (allowed >> (src - 1)) & 1:
-        c0 = w0 + OFF_W[2 * src]
-        word = (w1 + OFF_W[2 * src + 1]) | word_heads
-        st.w0[k] = c0
-        st.word[k] = word
-        st.hash[k] = slot_hash(c0, word)
-        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
-        st.n = k + 1
-
-
-cdef inline void plain_node(Node *c, const Node *p, uint64_t w0, uint64_t w1, int src, int v, int level,
-                            int32_t parent) noexcept nogil:
-    """The node of ``p``'s child by one step of ``v`` from M ``src`` (to M src - v, or off), whose board is
-    ``w0, w1`` (expand_plain)."""
-    cdef uint32_t bit = 1u << (src - 1)
-    cdef uint32_t xmask = p.xmask | (bit >> v if src > v else 0)
-    if (((w0 if src <= 16 else w1) >> (4 * ((src - 1) & 15))) & 15) == 0:
-        xmask ^= bit  # the source's last checker left
-    c.w[0] = w0
-    c.w[1] = w1
-    c.xmask = xmask
-    c.step = <uint16_t> (src | (v << 5))
-    c.heads = <uint8_t> (p.heads + (src == HEAD))
-    c.legal = 2
-    c.used = p.used | (1u << level)
-    c.parent = parent
-
-
-cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int level) noexcept nogil:
-    """``flush`` for ``expand_plain``'s stage: the nodes of the new children made, of the root's all of them; -1
-    when memory ran out."""
-    cdef int j, src, v = g.dice[level]
-    cdef bint added
-    cdef int32_t m, parent
-    cdef uint32_t i, mask
-    cdef uint64_t w0, w1, board1 = (<uint64_t> 1 << HIT_BIT) - 1  # a word less the head departures
-    cdef Slots *t = &g.seen
-    cdef Slot *slots
-    cdef Slot *s
-    NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
-    if buf_reserve(nxt, nxt.n + st.n) < 0:
-        return -1
-    while level > 0 and (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: 5/8 full
-        if _slots_grow(t) < 0:
-            return -1
-    slots = t.slots
-    mask = t.mask
-    m = nxt.n
-    for j in range(st.n):
-        w0 = st.w0[j]
-        w1 = st.word[j]
-        if level > 0:
-            i = <uint32_t> st.hash[j] & mask
-            added = False
-            while True:
-                s = &slots[i]
-                if s.w[0] == w0 and s.w[1] == w1:
-                    break
-                if (s.w[0] | s.w[1]) == 0:
-                    s.w[0] = w0
-                    s.w[1] = w1
-                    added = True
-                    break
-                i = (i + 1) & mask
-            if not added:
-                continue
-        parent = <int32_t> <uint32_t> st.origin[j]
-        src = <int> (st.origin[j] >> 32)
-        plain_node(&nxt.data[m], &cur.data[parent], w0, w1 & board1, src, v, level, parent)
-        m += 1
-    if level > 0:
-        t.n += m - nxt.n
-    nxt.n = m
-    st.n = 0
-    return 0
 
 
 cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:

@@ -23,19 +23,16 @@ ctypedef struct Pos:
 
 # A node of the level-by-level search, in the mover's numbering (docs/rules.md): X to move, Y the opponent. 32
 # bytes, two to a cache line; Y's checkers are the root's, less those X hit (short nardy), so only X is kept.
-# The fields after the board are in two 8-byte halves, what a step changes and what its parent gives all its
-# children, so that the level search can write each with one store (levels.pxi, expand_plain; the order is
-# checked at import).
 ctypedef struct Node:
     # the board: nibble m-1 X's count on M m (m = 1..24), nibble 24 X's bar, 25 X's off; bits 104..127
     # (bit 103 + m): X hit Y's lone checker on M m
     uint64_t w[2]
     uint32_t xmask         # bit m-1: X holds M m
+    uint32_t used          # bit i: dice[i] was played
+    int32_t parent         # index of the parent node in the previous level
     uint16_t step          # the last step: src | die << 5 | special << 8 | hit << 9
     uint8_t heads          # normal steps that left M24
     uint8_t legal          # the block rule (B) holds here
-    uint32_t used          # bit i: dice[i] was played
-    int32_t parent         # index of the parent node in the previous level
 
 # A slot of a level's hash table: a node's board whole, with its head departures in the bits of hits (no hit in
 # the long family, no head rule in short), so that a probe reads the slot alone. All zero: empty (a board
