@@ -2,7 +2,8 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: count_at, node_result, node_step, slot_hash, slot_word, slots_add, slots_grow, slots_reset, x_key.
+# Offers: count_at, node_result, node_step, slot_hash, slot_put, slot_word, slots_add, slots_grow, slots_reset,
+# x_key.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -59,63 +60,85 @@ cdef inline uint64_t slot_hash(uint64_t w0, uint64_t w1) noexcept nogil:
     return h ^ (h >> 29)
 
 
+cdef int slots_alloc(Slots *t, uint32_t cap) noexcept nogil:
+    """Room for ``cap`` slots and their tags, all empty; the slots' memory is not cleared (a tag says whether
+    a slot holds something), only the tags', a sixteenth of it."""
+    cdef Slot *slots
+    cdef uint8_t *tags
+    if t.alloc < cap:
+        slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
+        tags = <uint8_t *> nardy_big_alloc(cap)
+        if slots == NULL or tags == NULL:
+            free(slots)
+            free(tags)
+            return -1
+        free(t.slots)
+        free(t.tags)
+        t.slots = slots
+        t.tags = tags
+        t.alloc = cap
+    memset(t.tags, 0, cap)
+    t.mask = cap - 1
+    return 0
+
+
 cdef int slots_reset(Slots *t, int64_t expected) noexcept nogil:
     """An empty table sized for ``expected`` entries: cleared, the memory kept unless more is needed."""
     cdef uint32_t cap = 16
-    cdef Slot *slots
     while cap < expected * 2 and cap < (<uint32_t> 1 << 31):
         cap *= 2
-    if t.alloc < cap:
-        slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
-        if slots == NULL:
-            return -1
-        free(t.slots)
-        t.slots = slots
-        t.alloc = cap
-    memset(t.slots, 0, <size_t> cap * sizeof(Slot))
-    t.mask = cap - 1
+    if slots_alloc(t, cap) < 0:
+        return -1
     t.n = 0
     return 0
 
 
+cdef inline bint slot_put(Slot *slots, uint8_t *tags, uint32_t mask, uint64_t w0, uint64_t w1,
+                          uint64_t h) noexcept nogil:
+    """Put the slot (``w0``, ``w1``), of hash ``h``, in a table with room, unless it is there: True when put. A
+    probe reads the tags, and a slot only where its tag matches (a new child, half of a crazy ladder's, is
+    then put without reading a slot)."""
+    cdef uint32_t i = <uint32_t> h & mask
+    cdef uint8_t tag = <uint8_t> (0x80 | (h >> 57))
+    cdef uint8_t found
+    while True:
+        found = tags[i]
+        if found == 0:
+            tags[i] = tag
+            slots[i].w[0] = w0
+            slots[i].w[1] = w1
+            return True
+        if found == tag and slots[i].w[0] == w0 and slots[i].w[1] == w1:
+            return False
+        i = (i + 1) & mask
+
+
 cdef int slots_grow(Slots *t) noexcept nogil:
     """Twice the slots, every entry moved over (their hashes come from the slots themselves)."""
-    cdef uint32_t cap = (t.mask + 1) * 2, i, h
-    cdef Slot *old = t.slots
-    cdef Slot *slots
-    if cap == 0:
+    cdef Slots old = t[0]
+    cdef uint32_t i
+    if old.mask + 1 == 0 or old.mask >= (<uint32_t> 1 << 31):
         return -1
-    slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
-    if slots == NULL:
+    t.slots = NULL
+    t.tags = NULL
+    t.alloc = 0
+    if slots_alloc(t, (old.mask + 1) * 2) < 0:
+        t[0] = old
         return -1
-    memset(slots, 0, <size_t> cap * sizeof(Slot))
-    for i in range(t.mask + 1):
-        if old[i].w[0] | old[i].w[1]:
-            h = <uint32_t> slot_hash(old[i].w[0], old[i].w[1]) & (cap - 1)
-            while slots[h].w[0] | slots[h].w[1]:
-                h = (h + 1) & (cap - 1)
-            slots[h] = old[i]
-    free(old)
-    t.slots = slots
-    t.alloc = cap
-    t.mask = cap - 1
+    for i in range(old.mask + 1):
+        if old.tags[i]:
+            slot_put(t.slots, t.tags, t.mask, old.slots[i].w[0], old.slots[i].w[1],
+                     slot_hash(old.slots[i].w[0], old.slots[i].w[1]))
+    free(old.slots)
+    free(old.tags)
     return 0
 
 
 cdef inline int slots_add(Slots *t, uint64_t w0, uint64_t w1, uint64_t h) noexcept nogil:
     """Add the slot (``w0``, ``w1``) unless it is there: 1 when added, 0 when there, -1 when memory ran out.
     ``h`` is ``slot_hash(w0, w1)``."""
-    cdef uint32_t i = <uint32_t> h & t.mask
-    cdef Slot *s
-    while True:
-        s = &t.slots[i]
-        if s.w[0] == w0 and s.w[1] == w1:
-            return 0
-        if (s.w[0] | s.w[1]) == 0:
-            break
-        i = (i + 1) & t.mask
-    s.w[0] = w0
-    s.w[1] = w1
+    if not slot_put(t.slots, t.tags, t.mask, w0, w1, h):
+        return 0
     t.n += 1
     if <uint32_t> t.n * 8 > t.mask * 5 and slots_grow(t) < 0:  # at most 5/8 full
         return -1

@@ -105,8 +105,8 @@ cdef inline void plain_node(Node *c, const Node *p, uint64_t w0, uint64_t w1, in
     ``w0, w1`` (expand_plain)."""
     cdef uint32_t bit = 1u << (src - 1)
     cdef uint32_t xmask = p.xmask | (bit >> v if src > v else 0)
-    if (((w0 if src <= 16 else w1) >> (4 * ((src - 1) & 15))) & 15) == 0:
-        xmask ^= bit  # the source's last checker left
+    # the source's bit goes when its last checker left
+    xmask ^= bit & (0u - <uint32_t> ((((w0 if src <= 16 else w1) >> (4 * ((src - 1) & 15))) & 15) == 0))
     c.w[0] = w0
     c.w[1] = w1
     c.xmask = xmask
@@ -121,40 +121,21 @@ cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int le
     """``flush`` for ``expand_plain``'s stage: the nodes of the new children made, of the root's all of them; -1
     when memory ran out."""
     cdef int j, src, v = g.dice[level]
-    cdef bint added
     cdef int32_t m, parent
-    cdef uint32_t i, mask
     cdef uint64_t w0, w1, board1 = (<uint64_t> 1 << HIT_BIT) - 1  # a word less the head departures
     cdef Slots *t = &g.seen
-    cdef Slot *slots
-    cdef Slot *s
     NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
     if buf_reserve(nxt, nxt.n + st.n) < 0:
         return -1
     while level > 0 and (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: 5/8 full
         if slots_grow(t) < 0:
             return -1
-    slots = t.slots
-    mask = t.mask
     m = nxt.n
     for j in range(st.n):
         w0 = st.w0[j]
         w1 = st.word[j]
-        if level > 0:
-            i = <uint32_t> st.hash[j] & mask
-            added = False
-            while True:
-                s = &slots[i]
-                if s.w[0] == w0 and s.w[1] == w1:
-                    break
-                if (s.w[0] | s.w[1]) == 0:
-                    s.w[0] = w0
-                    s.w[1] = w1
-                    added = True
-                    break
-                i = (i + 1) & mask
-            if not added:
-                continue
+        if level > 0 and not slot_put(t.slots, t.tags, t.mask, w0, w1, st.hash[j]):
+            continue
         parent = <int32_t> <uint32_t> st.origin[j]
         src = <int> (st.origin[j] >> 32)
         plain_node(&nxt.data[m], &cur.data[parent], w0, w1 & board1, src, v, level, parent)

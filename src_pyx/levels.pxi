@@ -70,14 +70,10 @@ cdef inline void add_child(Gen *g, Stage *st, const Node *n, int32_t index, bint
 cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
     """Probe the staged children in the order made (the probes, independent of one another, overlap in the
     processor): each new one joins the next level (all of them when not ``merge``); -1 when memory ran out.
-    The table is grown first, for all of them, so that the probes read it from registers."""
+    The table is grown first, for all of them, so that no probe grows it."""
     cdef int j
     cdef int32_t m
-    cdef uint32_t i, mask
-    cdef uint64_t w0, w1
     cdef Slots *t = &g.seen
-    cdef Slot *slots
-    cdef Slot *s
     NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
     if buf_reserve(nxt, nxt.n + st.n) < 0:
         return -1
@@ -89,24 +85,11 @@ cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
     while (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: at most 5/8 full
         if slots_grow(t) < 0:
             return -1
-    slots = t.slots
-    mask = t.mask
     m = nxt.n
     for j in range(st.n):
-        w0 = st.nodes[j].w[0]
-        w1 = st.word[j]
-        i = <uint32_t> st.hash[j] & mask
-        while True:
-            s = &slots[i]
-            if s.w[0] == w0 and s.w[1] == w1:
-                break
-            if (s.w[0] | s.w[1]) == 0:
-                s.w[0] = w0
-                s.w[1] = w1
-                nxt.data[m] = st.nodes[j]
-                m += 1
-                break
-            i = (i + 1) & mask
+        if slot_put(t.slots, t.tags, t.mask, st.nodes[j].w[0], st.word[j], st.hash[j]):
+            nxt.data[m] = st.nodes[j]
+            m += 1
     t.n += m - nxt.n
     nxt.n = m
     st.n = 0

@@ -70,7 +70,9 @@ cdef void gen_free(Gen *g) noexcept nogil:
     g.table.slots = NULL
     g.table.alloc = 0
     free(g.seen.slots)
+    free(g.seen.tags)
     g.seen.slots = NULL
+    g.seen.tags = NULL
     g.seen.alloc = 0
     free(g.res)
     free(g.steps)
@@ -82,7 +84,7 @@ cdef void gen_free(Gen *g) noexcept nogil:
 
 cdef size_t gen_bytes(const Gen *g) noexcept nogil:
     """The bytes that the workspace's buffers hold."""
-    cdef size_t total = <size_t> g.table.alloc * sizeof(uint64_t) + <size_t> g.seen.alloc * sizeof(Slot)
+    cdef size_t total = <size_t> g.table.alloc * sizeof(uint64_t) + <size_t> g.seen.alloc * (sizeof(Slot) + 1)
     cdef int i
     for i in range(25):
         total += <size_t> g.levels[i].cap * sizeof(Node)

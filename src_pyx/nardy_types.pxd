@@ -35,8 +35,7 @@ ctypedef struct Node:
     uint8_t legal          # the block rule (B) holds here
 
 # A slot of a level's hash table: a node's board whole, with its head departures in the bits of hits (no hit in
-# the long family, no head rule in short), so that a probe reads the slot alone. All zero: empty (a board
-# always holds 15 checkers).
+# the long family, no head rule in short), so that a probe reads the slot alone.
 ctypedef struct Slot:
     uint64_t w[2]
 
@@ -61,6 +60,7 @@ ctypedef struct Table:
 
 ctypedef struct Slots:
     Slot *slots
+    uint8_t *tags          # of each slot: 0 empty, else 0x80 | its hash's top 7 bits (only tags are cleared)
     uint32_t mask          # slots in use - 1 (a power of two minus one)
     uint32_t alloc         # slots allocated
     int32_t n

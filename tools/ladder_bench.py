@@ -26,8 +26,11 @@ LADDER_ROLL = (2, 2)
 LADDER_RESULTS = 3_382_462
 
 
-def per_result(repeats: int) -> dict[str, float]:
-    """Median ns per result of ``batch_children`` on each variant's corpus, core, one thread."""
+def per_result(repeats: int) -> dict[str, tuple[float, float, float]]:
+    """Per variant, ns per result of ``batch_children`` on its corpus, core, one thread: the median of the
+    runs' wall-clock times, and the process's user and system CPU time over all runs. The system time is
+    mostly page faults of the output: a batch whose rows outgrow the core's spare buffers (64 MB) maps fresh
+    pages on every call."""
     from nardy_fast import VARIANTS
     from nardy_fast._dispatch import implementations
     from nardy_fast.corpus import load
@@ -38,11 +41,18 @@ def per_result(repeats: int) -> dict[str, float]:
         rows, rolls = load(variant)
         results = len(core.batch_children(rows, rolls)[0])
         times = []
+        before = resource.getrusage(resource.RUSAGE_SELF)
         for _ in range(repeats):
             start = time.perf_counter()
             core.batch_children(rows, rolls)
             times.append(time.perf_counter() - start)
-        costs[variant] = statistics.median(times) * 1e9 / results
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        scale = 1e9 / results / repeats
+        costs[variant] = (
+            statistics.median(times) * 1e9 / results,
+            (after.ru_utime - before.ru_utime) * scale,
+            (after.ru_stime - before.ru_stime) * scale,
+        )
     return costs
 
 
@@ -81,8 +91,12 @@ def main() -> None:
         ladder_child(args.child)
         return
     costs = per_result(args.repeats)
-    for variant, cost in costs.items():
-        print(f"{variant:7s} {cost:8.1f} ns per result  {cost / costs['short']:5.2f}x short")
+    short = costs["short"]
+    for variant, (wall, user, system) in costs.items():
+        print(
+            f"{variant:7s} {wall:8.1f} ns per result  {wall / short[0]:5.2f}x short"
+            f"   (CPU: user {user:6.1f} ns, {user / short[1]:5.2f}x short; system {system:5.1f} ns)"
+        )
     if args.ladder:
         for implementation in ("cython", "python") if args.reference else ("cython",):
             found = ladder(implementation)
