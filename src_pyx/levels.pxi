@@ -5,8 +5,9 @@
 # Built for crazy gulbar's ladders, whose levels reach millions of nodes (measured by tools/ladder_bench.py;
 # docs/benchmarks.md, "Crazy ladders"):
 # * A node is 32 bytes (frontier.pxi) and a slot of the level's table 16, the board whole, so that a probe
-#   reads one slot and no node. The table lives in 2 MB pages where the system allows: its probes are
-#   random, and with 4 kB pages each missed the TLB.
+#   reads one slot and no node, and only where the slot's tag (7 bits of its hash, a byte apart) matches: a
+#   level's reset clears the tags alone. The table lives in 2 MB pages where the system allows: its probes
+#   are random, and with 4 kB pages each missed the TLB.
 # * The sources of an ordered list's step are found with masks, a level's value at a time (``expand_ordered``),
 #   and the block rule (B) is left to the nodes that may be results (``node_legal``). Crazy ladders, where no
 #   step hits, stage a child's words alone and make nodes of the new ones only (ladder.pxi).

@@ -28,7 +28,8 @@ IMPLS = implementations()
 CORE = IMPLS.get("cython")
 LEVEL = os.environ.get("NARDY_FAST_FULL_DIFFERENTIAL", "")
 FULL = LEVEL in ("1", "all")
-#: ``NARDY_FAST_FULL_DIFFERENTIAL=all``: a thousand random games of every setting, crazy's too (an hour or two).
+#: ``NARDY_FAST_FULL_DIFFERENTIAL=all``: a thousand random games of every setting, crazy's too (40 minutes on two
+#: cores, docs/benchmarks.md).
 EVERYTHING = LEVEL == "all"
 #: Worker processes for the reference's games: two, the cores of the machines CI runs on. The largest game, a
 #: crazy one with ladder_per_value=4, takes a worker 15 minutes and 1.2 GB (see games_for).
@@ -45,10 +46,10 @@ def reference_records(variant: str, flags: dict[str, object], first: int, games:
 def games_for(variant: str, flags: dict[str, object], policy: str) -> int:
     """Games per setting and policy.
 
-    Crazy ladders are where the reference is slow. A thousand random crazy games take it about ten minutes on
-    two cores, and with ladder_per_value=4 about forty: one of those games has a 2-2 ladder of 3.4 million
-    results, which alone takes the reference 15 minutes and 1.2 GB (the core five seconds). Under "first", which
-    keeps taking the same kind of move into long ladders, a crazy game takes seconds to minutes. So in CI
+    Crazy ladders are where the reference is slow. A thousand random crazy games take it five to six minutes
+    on two cores, and with ladder_per_value=4 twenty-three: one of those games has a 2-2 ladder of 3.4 million
+    results, which alone takes the reference 15 minutes and 1.2 GB (the core four seconds). Under "first",
+    which keeps taking the same kind of move into long ladders, a crazy game takes seconds to minutes. So in CI
     crazy plays a hundred random games per setting (five with ladder_per_value=4), and the scheduled
     differential a thousand. The core's loop is also checked on up to a thousand crazy games per setting
     against the Python game loop over the core's positions in test_games.py, and the core's moves against
