@@ -211,7 +211,8 @@ cdef int write_level_results(Gen *g, const int *which, int best, bint walk) noex
     cdef Result *r
     g.best = best
     g.nres = 0
-    if merge and slots_reset(&g.seen, cur.n) < 0:
+    # room for the steps of as many results as the buffer holds (next_result makes more only as it grows)
+    if (merge and slots_reset(&g.seen, cur.n) < 0) or results_reserve(g, 1) < 0:
         return -1
     for i in range(cur.n):
         n = &cur.data[i]

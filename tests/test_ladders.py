@@ -4,6 +4,9 @@ and no steps) against the reference's rows, against its own ``legal_moves`` (whi
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -107,3 +110,23 @@ def test_the_largest_ladder_met() -> None:
     for i in sample:
         assert CORE.Position.from_array(children[i]).zobrist == int(keys[i])
     assert nardy_fast.SearchLimitError is SearchLimitError
+
+
+def test_a_search_that_walks_steps_after_one_that_did_not() -> None:
+    """A process's first level search kept no steps (a per-step crazy ladder, an ordered list), so its results'
+    buffer grew without room for steps; the next (6-5 under the per-step check, an unordered list) walks its
+    steps back and must make that room first. Run in a process of its own, whose workspace is fresh: a search
+    earlier in the same process may have made the room, and the failure was a crash, not an error."""
+    code = (
+        "from nardy_fast._dispatch import implementations\n"
+        "core = implementations()['cython']\n"
+        "row = core.Position.from_text('crazy w 1:-15,24:15 first=- block_check=per_step').to_array()\n"
+        "ladder = core.children(row, (1, 1))\n"
+        "plain = core.children(row, (6, 5))\n"
+        "print(len(ladder), len(plain))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    row = REFERENCE.Position.from_text("crazy w 1:-15,24:15 first=- block_check=per_step").to_array()
+    expected = [len(REFERENCE.children(row, roll)) for roll in ((1, 1), (6, 5))]
+    assert done.stdout.split() == [str(n) for n in expected]
