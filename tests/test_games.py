@@ -36,6 +36,7 @@ SETTINGS: list[tuple[str, dict[str, object]]] = [
     ("crazy", {}),
     ("crazy", {"normal_doubles_first_rolls": 3}),
     ("crazy", {"ladder_per_value": 4}),
+    ("crazy", {"block_check": "per_step"}),
 ]
 #: Test ids of SETTINGS: the variant and its flags, e.g. ``crazy-ladder_per_value=4``.
 SETTING_IDS = ["-".join([v] + [f"{k}={x}" for k, x in f.items()]) for v, f in SETTINGS]
