@@ -2,7 +2,7 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: count_at, node_result, node_step, slot_hash, slot_put, slot_word, slots_add, slots_grow, slots_reset,
+# Offers: count_at, node_result, node_step, slot_hash, slot_put, slot_word, slots_add, slots_reset, slots_room,
 # x_key.
 
 cdef enum:
@@ -134,15 +134,22 @@ cdef int slots_grow(Slots *t) noexcept nogil:
     return 0
 
 
+cdef inline int slots_room(Slots *t, int64_t more) noexcept nogil:
+    """Grow the table until ``more`` entries more keep it at most 5/8 full (a linear probe's runs stay short);
+    -1 when memory ran out."""
+    while (t.n + more) * 8 > <int64_t> t.mask * 5:
+        if slots_grow(t) < 0:
+            return -1
+    return 0
+
+
 cdef inline int slots_add(Slots *t, uint64_t w0, uint64_t w1, uint64_t h) noexcept nogil:
     """Add the slot (``w0``, ``w1``) unless it is there: 1 when added, 0 when there, -1 when memory ran out.
     ``h`` is ``slot_hash(w0, w1)``."""
     if not slot_put(t.slots, t.tags, t.mask, w0, w1, h):
         return 0
     t.n += 1
-    if <uint32_t> t.n * 8 > t.mask * 5 and slots_grow(t) < 0:  # at most 5/8 full
-        return -1
-    return 1
+    return -1 if slots_room(t, 0) < 0 else 1
 
 
 cdef inline uint64_t spread(uint64_t nibbles) noexcept nogil:

@@ -32,27 +32,37 @@ ctypedef struct Stage:
 
 # What a normal step of ``v`` from M src adds to a node's two words (modulo 2**64, which is exact since every
 # count stays in 0..15): STEP_W[v][2 * src], STEP_W[v][2 * src + 1]; and a bear-off from M src, OFF_W[2 * src]
-# and OFF_W[2 * src + 1]
+# and OFF_W[2 * src + 1]. Both are node_step's change to an empty board, so that the layout stays its.
 cdef uint64_t STEP_W[7][50]
 cdef uint64_t OFF_W[14]
 
 
 cdef void _init_step_words() noexcept:
-    cdef int src, v, a, b
+    cdef int src, v
+    cdef Node empty, moved
+    memset(&empty, 0, sizeof(Node))
     memset(STEP_W, 0, sizeof(STEP_W))
     memset(OFF_W, 0, sizeof(OFF_W))
-    for src in range(1, 7):
-        OFF_W[2 * src] -= <uint64_t> 1 << (4 * (src - 1))
-        OFF_W[2 * src + 1] += <uint64_t> 1 << (4 * (NIB_OFF - 16))
-    for src in range(2, 25):
+    for src in range(1, 25):
         for v in range(1, min(src, 7)):
-            a = src - 1
-            b = src - v - 1
-            STEP_W[v][2 * src + (a >> 4)] -= <uint64_t> 1 << (4 * (a & 15))
-            STEP_W[v][2 * src + (b >> 4)] += <uint64_t> 1 << (4 * (b & 15))
+            node_step(&moved, &empty, src, src - v, False)
+            STEP_W[v][2 * src] = moved.w[0]
+            STEP_W[v][2 * src + 1] = moved.w[1]
+    for src in range(1, 7):
+        node_step(&moved, &empty, src, 0, False)
+        OFF_W[2 * src] = moved.w[0]
+        OFF_W[2 * src + 1] = moved.w[1]
 
 
 _init_step_words()
+
+
+cdef inline void stage_words(Stage *st, int k, uint64_t w0, uint64_t word, int32_t index, int src) noexcept nogil:
+    """Stage child ``k``: its first word, its slot's second (``slot_word``), their hash and where it came from."""
+    st.w0[k] = w0
+    st.word[k] = word
+    st.hash[k] = slot_hash(w0, word)
+    st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
 
 
 cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:
@@ -63,7 +73,7 @@ cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *s
     cdef int src, k = st.n
     cdef bint last = level + 1 == g.ndice
     cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask
-    cdef uint64_t w0 = n.w[0], w1 = n.w[1], c0, word
+    cdef uint64_t w0 = n.w[0], w1 = n.w[1], word
     cdef uint64_t word_heads = 0 if last else <uint64_t> n.heads << HIT_BIT
     cdef uint64_t head_step = 0 if last else <uint64_t> 1 << HIT_BIT
     cdef const uint64_t *sw = STEP_W[v]
@@ -75,12 +85,8 @@ cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *s
     while normal:
         src = hibit(normal) + 1
         normal ^= 1u << (src - 1)
-        c0 = w0 + sw[2 * src]
         word = ((w1 + sw[2 * src + 1]) | word_heads) + (head_step & (0 - <uint64_t> (src == HEAD)))
-        st.w0[k] = c0
-        st.word[k] = word
-        st.hash[k] = slot_hash(c0, word)
-        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
+        stage_words(st, k, w0 + sw[2 * src], word, index, src)
         k += 1
     st.n = k
     if xmask & ~<uint32_t> 0x3F:
@@ -93,12 +99,7 @@ cdef void expand_plain(Gen *g, const Node *n, int level, int32_t index, Stage *s
     else:
         return
     if (allowed >> (src - 1)) & 1:
-        c0 = w0 + OFF_W[2 * src]
-        word = (w1 + OFF_W[2 * src + 1]) | word_heads
-        st.w0[k] = c0
-        st.word[k] = word
-        st.hash[k] = slot_hash(c0, word)
-        st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
+        stage_words(st, k, w0 + OFF_W[2 * src], (w1 + OFF_W[2 * src + 1]) | word_heads, index, src)
         st.n = k + 1
 
 
@@ -130,9 +131,8 @@ cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int le
     NARDY_CHECK(st.n <= STAGE + STAGE_ROOM, "more children staged than the stage holds")
     if buf_reserve(nxt, nxt.n + st.n) < 0:
         return -1
-    while level > 0 and (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: 5/8 full
-        if slots_grow(t) < 0:
-            return -1
+    if level > 0 and slots_room(t, st.n) < 0:
+        return -1
     m = nxt.n
     for j in range(st.n):
         w0 = st.w0[j]

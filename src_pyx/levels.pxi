@@ -83,9 +83,8 @@ cdef int flush(Gen *g, Stage *st, NodeBuf *nxt, bint merge) noexcept nogil:
         nxt.n += st.n
         st.n = 0
         return 0
-    while (<int64_t> t.n + st.n) * 8 > <int64_t> t.mask * 5:  # slots_add's bound: at most 5/8 full
-        if slots_grow(t) < 0:
-            return -1
+    if slots_room(t, st.n) < 0:
+        return -1
     m = nxt.n
     for j in range(st.n):
         if slot_put(t.slots, t.tags, t.mask, st.nodes[j].w[0], st.word[j], st.hash[j]):
