@@ -146,3 +146,7 @@ def is_bearoff_row(row: npt.NDArray[np.int8]) -> bool:
 def searched() -> int:
     """The move searches' work in this process so far: searches started and level-search nodes expanded,
     counted in blocks of 4096 (an approximate count, for a display of progress)."""
+
+def idle_workspaces() -> tuple[int, int, int, int]:
+    """The pool of idle search workspaces, for its tests: the bytes it counts for them, the bytes their
+    buffers hold, how many there are, and the most it keeps."""

@@ -177,8 +177,8 @@ class Implementation:
         memory of its own, so an array changed by another thread meanwhile gives the children of the rows as
         they were read, or an error, never a crash. Its ``children`` and ``keys`` are views of buffers with
         room to spare (24 rows per position, or a larger buffer an earlier call freed; room never written is
-        not mapped in large outputs). Freed buffers, up to 64 MB of each kind, are kept for the next calls,
-        whose pages then need no fault.
+        not mapped in large outputs). Freed buffers, up to 128 MB of each kind, are kept for the next calls,
+        whose pages then need no fault, and so are the idle search workspaces, up to 128 MB in all.
         """
         limit = check_limit(max_results)
         matrix = check_rows(positions, "positions")

@@ -24,7 +24,7 @@ import numpy as np
 cimport numpy as cnp
 from bits cimport (
     NARDY_CHECK, NARDY_FAST_DEBUG, __builtin_bswap64, byte_sum, bytes_from, ctz, ctz64, gather, half_turn, hibit,
-    nardy_big_alloc, negated, nonzero_bytes, spread_bits)
+    nardy_big_alloc, nardy_prefetch, negated, nonzero_bytes, spread_bits)
 from nardy_types cimport WIDTH, Evaluator, Gen, Node, NodeBuf, Pos, Result, Slot, Slots, Table
 
 from nardy_fast import board as _board

@@ -108,15 +108,17 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls, i
 
 
 # Buffers of batch outputs freed (kind 0 rows, 1 keys), kept for the next batches: their pages are mapped
-# already, where a fresh buffer costs a page fault per page (megabytes per call in a loop of batches). A few
-# of each kind (one per thread that runs batches at once), up to SPARE_LIMIT bytes in all; used with the GIL.
+# already, where a fresh buffer costs a page fault per page (about 1.7 us for 4 kB on the machine of
+# docs/benchmarks.md, some 30 ns per row of output). A few of each kind (one per thread that runs batches at
+# once), up to SPARE_LIMIT bytes in all: a 10,000-row batch of any variant's corpus (crazy's rows come to 111
+# MB) reuses its buffers. Used with the GIL.
 cdef enum:
     MAX_SPARES = 4
 cdef void *SPARE[2][MAX_SPARES]
 cdef size_t SPARE_BYTES[2][MAX_SPARES]
 cdef int NSPARE[2]
 cdef size_t SPARE_TOTAL[2]
-cdef size_t SPARE_LIMIT = 64 << 20
+cdef size_t SPARE_LIMIT = 128 << 20
 cdef const char *CAPSULE_NAMES[2]
 CAPSULE_NAMES[0] = "nardy_fast._core rows"
 CAPSULE_NAMES[1] = "nardy_fast._core keys"

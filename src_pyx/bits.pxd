@@ -11,6 +11,7 @@ cdef extern from "nardy_compat.h":
     int __builtin_ctzll(unsigned long long) nogil
     uint64_t __builtin_bswap64(uint64_t) nogil
     void *nardy_big_alloc(size_t size) nogil
+    void nardy_prefetch(const void *p) nogil
 
 
 cdef inline int hibit(uint32_t v) noexcept nogil:

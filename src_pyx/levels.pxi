@@ -285,18 +285,18 @@ cdef int levels_search(Gen *g) noexcept nogil:
         if level > 0 and slots_reset(&g.seen, expected) < 0:
             status = E_MEMORY
             break
-        for i in range(cur.n):
+        if plain:
+            status = plain_level(g, cur, nxt, level, st)
+        for i in range(0 if plain else cur.n):
             n = &cur.data[i]
             if count_at(n, NIB_OFF) == 15 or (g.per_step and not n.legal):
                 continue
-            if plain:
-                expand_plain(g, n, level, i, st)
-            elif fast and count_at(n, NIB_BAR) == 0:
+            if fast and count_at(n, NIB_BAR) == 0:
                 expand_ordered(g, n, level, i, st)
             else:
                 expand(g, n, level, i, st)
             if st.n >= STAGE:
-                if (flush_plain(g, st, cur, nxt, level) if plain else flush(g, st, nxt, level > 0)) < 0:
+                if flush(g, st, nxt, level > 0) < 0:
                     status = E_MEMORY
                     break
                 if g.limit and nxt.n > g.limit:

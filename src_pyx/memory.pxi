@@ -1,7 +1,8 @@
 # Memory of a search: growable buffers, the hash table of a level (stamped, so that a reset clears nothing),
 # the search workspace (Gen) and its results, the pool of workspaces that calls take and give back, and the
 # count of a search's work (tick) with its look for signals, which both searches make, and the process's
-# count of that work (searched) that a progress display reads.
+# count of that work (searched) that a progress display reads; the pool's accounting for its tests
+# (idle_workspaces).
 # Uses: tables.
 # Offers: buf_reserve, give_back, grown, next_result, resized, results_reserve, table_reset, table_resize,
 # take_workspace, tick.
@@ -129,6 +130,7 @@ cdef class Generator:
     finaliser) never shares it."""
 
     cdef Gen *g
+    cdef size_t kept  # its buffers' bytes while it is idle (IDLE_BYTES)
 
     def __cinit__(self):
         self.g = gen_new()
@@ -141,28 +143,55 @@ cdef class Generator:
             free(self.g)
 
 
-# Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL.
-cdef list _WORKSPACES = []
+# Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL. Their
+# buffers stay mapped, since a fresh page costs a page fault (about 1.7 us for 4 kB on the machine of
+# docs/benchmarks.md, more than a crazy ladder's search spends on a hundred results): up to WORKSPACE_KEEP
+# bytes across the idle ones, which holds the workspace of the largest ladder of the crazy corpus (about 80
+# MB); a workspace that would pass it is emptied before it is kept.
 cdef int MAX_WORKSPACES = 8
-# A workspace that grew past this many bytes (a huge crazy ladder) is emptied before it is kept.
-cdef size_t WORKSPACE_KEEP = 16 << 20
+cdef size_t WORKSPACE_KEEP = 128 << 20
+cdef size_t IDLE_BYTES = 0
+cdef list _WORKSPACES = []
 
 
 cdef Generator take_workspace(int64_t limit):
+    global IDLE_BYTES
     cdef Generator workspace
     try:
         workspace = _WORKSPACES.pop()
     except IndexError:
         workspace = Generator()
+    NARDY_CHECK(IDLE_BYTES >= workspace.kept, "an idle workspace's bytes missing from IDLE_BYTES")
+    IDLE_BYTES -= workspace.kept
+    workspace.kept = 0
     workspace.g.limit = limit
     return workspace
 
 
 cdef void give_back(Generator workspace) noexcept:
-    if gen_bytes(workspace.g) > WORKSPACE_KEEP:
+    """Keep ``workspace`` for the next call (with the GIL): whole while the idle ones' buffers stay within
+    WORKSPACE_KEEP, else emptied."""
+    global IDLE_BYTES
+    cdef size_t size
+    if len(_WORKSPACES) >= MAX_WORKSPACES:
+        return
+    size = gen_bytes(workspace.g)
+    if IDLE_BYTES + size > WORKSPACE_KEEP:
         gen_free(workspace.g)
-    if len(_WORKSPACES) < MAX_WORKSPACES:
-        _WORKSPACES.append(workspace)
+        size = 0
+    workspace.kept = size
+    IDLE_BYTES += size
+    _WORKSPACES.append(workspace)
+
+
+def idle_workspaces():
+    """The pool's accounting, for its tests: ``(counted, held, number, bound)``, the bytes IDLE_BYTES counts for
+    the idle workspaces, the bytes their buffers hold, how many there are, and WORKSPACE_KEEP."""
+    cdef Generator workspace
+    cdef size_t held = 0
+    for workspace in list(_WORKSPACES):
+        held += gen_bytes(workspace.g)
+    return IDLE_BYTES, held, len(_WORKSPACES), WORKSPACE_KEEP
 
 
 # The units of work of every search in the process, added a block of TICK_MASK + 1 at a time by tick, with

@@ -49,6 +49,13 @@ static __forceinline int nardy_fast_ctzll(unsigned long long v) {
 #define __builtin_bswap64(v) _byteswap_uint64(v)
 #endif
 
+/* A prefetch for writing (a no-op where the compiler has none). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define nardy_prefetch(p) ((void)(p))
+#else
+#define nardy_prefetch(p) __builtin_prefetch((p), 1)
+#endif
+
 /* Memory for a large hash table read at random (levels.pxi): on Linux in 2 MB pages where the kernel allows
    (transparent huge pages on request), because its probes otherwise miss the TLB one after another. Freed
    with free(). */

@@ -29,8 +29,8 @@ LADDER_RESULTS = 3_382_462
 def per_result(repeats: int) -> dict[str, tuple[float, float, float]]:
     """Per variant, ns per result of ``batch_children`` on its corpus, core, one thread: the median of the
     runs' wall-clock times, and the process's user and system CPU time over all runs. The system time is
-    mostly page faults of the output: a batch whose rows outgrow the core's spare buffers (64 MB) maps fresh
-    pages on every call."""
+    page faults: of the output, when a batch's rows outgrow the core's spare buffers (128 MB), and of the
+    search's workspace, when it outgrows what the core keeps of idle ones (128 MB)."""
     from nardy_fast import VARIANTS
     from nardy_fast._dispatch import implementations
     from nardy_fast.corpus import load
