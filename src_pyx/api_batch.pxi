@@ -110,7 +110,7 @@ def batch_children(const int8_t[:, ::1] positions, const int8_t[:, ::1] rolls, i
 # Buffers of batch outputs freed (kind 0 rows, 1 keys), kept for the next batches: their pages are mapped
 # already, where a fresh buffer costs a page fault per page (about 1.7 us for 4 kB on the machine of
 # docs/benchmarks.md, some 30 ns per row of output). A few of each kind (one per thread that runs batches at
-# once), up to SPARE_LIMIT bytes in all: a 10,000-row batch of any variant's corpus (crazy's rows come to 111
+# once), up to SPARE_LIMIT bytes in all: a 10,000-row batch of any variant's corpus (crazy's rows come to 106
 # MB) reuses its buffers. Used with the GIL.
 cdef enum:
     MAX_SPARES = 4

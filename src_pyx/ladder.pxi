@@ -8,23 +8,24 @@
 # each child whole in about 70, with the cases of hits, six-one and the per-step check; this stages one in
 # about 33 and makes a new one's node in about 30 more. A level is expanded in one loop (``plain_level``),
 # which finds what is the level's once (its value and step table, the points its steps land on, whether it
-# continues a run), not for each node: 8.6% fewer instructions than one call per node. The table of the
-# child 32 places ahead in the stage is prefetched as a child is probed (``flush_plain``): 5 to 8% faster
-# over the crazy corpus; prefetching as each child was made stalled the loop that makes them. The branch on
-# whether a child is new stays, in two tries: a version without it, which wrote every node and kept the new
-# ones by counting, was 25% slower (227 against 181 ns per crazy corpus result), since each node's place then
-# waited on the probe before it and the probes no longer overlapped; and with the prefetch, a probe that
-# compared 16 tags at once (SSE2) and put the slot without a branch was 20 to 25% slower (137 to 152 against
-# 113 to 124 ns), with or without that branch, as was (133 to 137 against 115 to 119 ns) probing a whole
-# stage first, deciding by the first slot without a branch and keeping the new children's places, then
-# making their nodes.
+# continues a run), not for each node: 8.6% fewer instructions than one call per node. The tag and slot of
+# the child 16 places ahead in the stage are prefetched as a child is probed (``flush_plain``): 5 to 10%
+# faster over the crazy corpus (108 to 110 ns per result against 113 to 114 with 32 or 64 places, 118 to 123
+# prefetching the slot alone); prefetching as each child was made stalled the loop that makes them. The
+# branch on whether a child is new stays, in three tries: a version without it, which wrote every node and
+# kept the new ones by counting, was 25% slower (227 against 181 ns per crazy corpus result), since each
+# node's place then waited on the probe before it and the probes no longer overlapped; and with the
+# prefetch, a probe that compared 16 tags at once (SSE2) and put the slot without a branch was 20 to 25%
+# slower (137 to 152 against 113 to 124 ns), with or without that branch, as was (133 to 137 against 115 to
+# 119 ns) probing a whole stage first, deciding by the first slot without a branch and keeping the new
+# children's places, then making their nodes.
 # Uses: tables, memory, frontier.
 # Offers: flush_plain, plain_level.
 
 
 cdef enum:
     STAGE = 256        # children made before their probes, which then overlap
-    PREFETCH = 32
+    PREFETCH = 16
     STAGE_ROOM = 64    # the most children of one node: 2 values at each of 15 points, 2 specials, 2 entries
 
 

@@ -145,7 +145,7 @@ cdef class Generator:
 
 # Idle workspaces, kept across calls: list.pop and list.append are atomic, with or without the GIL. Their
 # buffers stay mapped, since a fresh page costs a page fault (about 1.7 us for 4 kB on the machine of
-# docs/benchmarks.md, more than a crazy ladder's search spends on a hundred results): up to WORKSPACE_KEEP
+# docs/benchmarks.md, what a crazy ladder's search spends on about 15 results): up to WORKSPACE_KEEP
 # bytes across the idle ones, which holds the workspace of the largest ladder of the crazy corpus (about 80
 # MB); a workspace that would pass it is emptied before it is kept.
 cdef int MAX_WORKSPACES = 8
