@@ -1,6 +1,6 @@
 # The depth-first search of up to four dice (docs/rules.md, Normal step to Canonical step order) over one
 # board, undoing each step.
-# Uses: tables, memory, block.
+# Uses: tables, memory, block, rules.
 # Offers: depth_first_search.
 cdef inline bint same_result(const Result *r, const int8_t *b) noexcept nogil:
     cdef const uint64_t *u = <const uint64_t *> r.b
@@ -128,7 +128,7 @@ cdef inline uint32_t die_sources(const Gen *g, int v, uint32_t *normal, uint32_t
     cdef uint32_t xmask = g.xmask, allowed
     cdef uint16_t last = step_at(g, g.depth - 1) if g.depth else 0
     cdef bint after_same = g.depth and ((last >> 5) & 7) == v
-    cdef int top, limit
+    cdef int limit
     if g.b[BAR_POINT] > 0:
         # (E) bar entry, short only: from the bar to 25-d onto an open point; in order after an entry of the
         # same die only
@@ -143,12 +143,7 @@ cdef inline uint32_t die_sources(const Gen *g, int v, uint32_t *normal, uint32_t
     if g.head_limit >= 0 and g.heads >= g.head_limit:
         normal[0] &= ~(1u << (HEAD - 1))
     # (O) bear-off: all home; exact, or a higher die from the farthest point
-    bear[0] = 0
-    if (xmask & ~<uint32_t> 0x3F) == 0:
-        top = hibit(xmask) + 1
-        bear[0] = xmask & (1u << (v - 1))
-        if top < v:
-            bear[0] |= 1u << (top - 1)
+    bear[0] = bear_off_sources(xmask, v)
     # (S) six-one special 24/ds
     special[0] = (V_SPECIAL[g.variant] and (v == 1 or v == 6) and (xmask >> (HEAD - 1)) & 1
                   and not (g.yblock >> (v - 1)) & 1)

@@ -20,7 +20,7 @@
 # slower (137 to 152 against 113 to 124 ns), with or without that branch, as was (133 to 137 against 115 to
 # 119 ns) probing a whole stage first, deciding by the first slot without a branch and keeping the new
 # children's places, then making their nodes.
-# Uses: tables, memory, frontier.
+# Uses: tables, memory, frontier, rules.
 # Offers: flush_plain, plain_level.
 
 
@@ -162,7 +162,7 @@ cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage 
     cdef int head_limit = g.head_limit
     # the head departures join the slot's second word, but for the deepest level, where only the board counts
     cdef uint64_t heads_kept = 0 if last else ~<uint64_t> 0
-    cdef uint32_t allowed, normal, xmask
+    cdef uint32_t allowed, normal, bear, xmask
     cdef uint64_t w0, w1, a0, a1, origin
     cdef const uint64_t *sw = STEP_W[not last][v]
     cdef const Node *nodes = cur.data
@@ -188,16 +188,12 @@ cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage 
             st.hash[k] = slot_hash(a0, a1)
             st.origin[k] = origin | (<uint64_t> src << 32)
             k += 1
-        if not (xmask & ~<uint32_t> 0x3F):
-            # (O) bear-off, all home: exactly v, or a higher die from the farthest point
-            src = 0
-            if (xmask >> (v - 1)) & 1:
-                src = v
-            elif xmask and hibit(xmask) + 1 < v:
-                src = hibit(xmask) + 1
-            if src and (allowed >> (src - 1)) & 1:
-                stage_words(st, k, w0 + OFF_W[2 * src], w1 + OFF_W[2 * src + 1], i, src)
-                k += 1
+        # (O) bear-off, all home: exactly v, or a higher die from the farthest point
+        bear = bear_off_sources(xmask, v) & allowed
+        if bear:
+            src = hibit(bear) + 1
+            stage_words(st, k, w0 + OFF_W[2 * src], w1 + OFF_W[2 * src + 1], i, src)
+            k += 1
         if k >= STAGE:
             st.n = k
             if flush_plain(g, st, cur, nxt, level) < 0:

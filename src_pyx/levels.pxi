@@ -18,7 +18,7 @@
 #   independent of one another, overlap (8.7 s on the 3.4-million-result ladder, 14.3 s probing each child as
 #   it is made). Prefetching each staged child's slot as it is made was slower (10.9 s): the prefetches
 #   stalled the loop that makes them.
-# Uses: tables, memory, block, frontier, ladder.
+# Uses: tables, memory, block, frontier, rules, ladder.
 # Offers: levels_search.
 
 
@@ -102,7 +102,7 @@ cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage 
     level's one value found as masks."""
     cdef int v = g.dice[level]
     cdef int src, last = level + 1 == g.ndice
-    cdef uint32_t allowed = 0xFFFFFF, normal, xmask = n.xmask
+    cdef uint32_t allowed = 0xFFFFFF, normal, bear, xmask = n.xmask
     if level > 0 and not g.per_step and ((n.step >> 5) & 7) == v:
         allowed = (1u << (n.step & 31)) - 1  # in_order: no source above the last step's
     # (N) sources above v whose landing point is open; (H) the head while departures are left
@@ -113,17 +113,10 @@ cdef void expand_ordered(Gen *g, const Node *n, int level, int32_t index, Stage 
         src = hibit(normal) + 1
         normal &= ~(1u << (src - 1))
         add_child(g, st, n, index, last, src, src - v, v, level, False)
-    if xmask & ~<uint32_t> 0x3F:
-        return
     # (O) bear-off, all home: exactly v, or a higher die from the farthest point
-    if (xmask >> (v - 1)) & 1:
-        src = v
-    elif xmask and hibit(xmask) + 1 < v:
-        src = hibit(xmask) + 1
-    else:
-        return
-    if (allowed >> (src - 1)) & 1:
-        add_child(g, st, n, index, last, src, 0, v, level, False)
+    bear = bear_off_sources(xmask, v) & allowed
+    if bear:
+        add_child(g, st, n, index, last, hibit(bear) + 1, 0, v, level, False)
 
 
 cdef void expand(Gen *g, const Node *n, int level, int32_t index, Stage *st) noexcept nogil:

@@ -2,7 +2,18 @@
 # mover's numbering, the dice list, the head limit (H; docs/rules.md names each), and the keys of the fields
 # no move changes.
 # Uses: tables, numbering, block, gate.
-# Offers: full_extra_key, setup.
+# Offers: bear_off_sources, full_extra_key, setup.
+cdef inline uint32_t bear_off_sources(uint32_t xmask, int v) noexcept nogil:
+    """(O) docs/rules.md, Bearing off, the reference's ``bear_off_step`` for every source at once: the point X
+    bears off from with ``v``, as a bit mask of X's points ``xmask`` (bit m-1: M m). None unless every
+    checker is home (M1..M6); M v itself, else the farthest point when it is below v."""
+    cdef int top
+    if xmask - 1 >= 0x3F:  # none on M1..M6 alone: a checker outside, or none left (0 - 1 wraps)
+        return 0
+    top = hibit(xmask) + 1
+    return (xmask & (1u << (v - 1))) | ((1u << (top - 1)) if top < v else 0)
+
+
 cdef int setup(Gen *g, const Pos *p, int d1, int d2) noexcept nogil:
     """Fill ``g`` for the side to move of ``p`` and the roll ``d1-d2`` (0-0: play the pending list): the board
     (``to_mover``), the dice list (``dice_list``) and the head limit (``head_limit``). Returns the number of
