@@ -2,8 +2,8 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: count_at, node_result, node_step, slot_hash, slot_put, slot_word, slots_add, slots_reset, slots_room,
-# x_key.
+# Offers: count_at, node_result, node_step, plain_result, slot_hash, slot_put, slot_word, slots_add, slots_reset,
+# slots_room, x_key.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -60,11 +60,27 @@ cdef inline uint64_t slot_hash(uint64_t w0, uint64_t w1) noexcept nogil:
     return h ^ (h >> 29)
 
 
+cdef inline void slots_swap(Slots *t) noexcept nogil:
+    """The table and its spare trade places."""
+    cdef Slot *slots = t.slots
+    cdef uint8_t *tags = t.tags
+    cdef uint32_t alloc = t.alloc
+    t.slots = t.spare_slots
+    t.tags = t.spare_tags
+    t.alloc = t.spare_alloc
+    t.spare_slots = slots
+    t.spare_tags = tags
+    t.spare_alloc = alloc
+
+
 cdef int slots_alloc(Slots *t, uint32_t cap) noexcept nogil:
-    """Room for ``cap`` slots and their tags, all empty; the slots' memory is not cleared (a tag says whether
+    """Room for ``cap`` slots and their tags, all empty, in the table's memory, else its spare's, else new
+    memory (the table's own then freed, the spare kept); the slots' memory is not cleared (a tag says whether
     a slot holds something), only the tags', a sixteenth of it."""
     cdef Slot *slots
     cdef uint8_t *tags
+    if t.alloc < cap and t.spare_alloc >= cap:
+        slots_swap(t)
     if t.alloc < cap:
         slots = <Slot *> nardy_big_alloc(<size_t> cap * sizeof(Slot))
         tags = <uint8_t *> nardy_big_alloc(cap)
@@ -114,23 +130,43 @@ cdef inline bint slot_put(Slot *slots, uint8_t *tags, uint32_t mask, uint64_t w0
 
 
 cdef int slots_grow(Slots *t) noexcept nogil:
-    """Twice the slots, every entry moved over (their hashes come from the slots themselves)."""
-    cdef Slots old = t[0]
-    cdef uint32_t i
-    if old.mask + 1 == 0 or old.mask >= (<uint32_t> 1 << 31):
+    """Twice the slots, every entry moved over (their hashes come from the slots themselves), into the spare
+    when it has room, else into new memory (the spare, too small, freed). The table grown from becomes the
+    spare: a crazy ladder's level that outgrows the table sized for it grows it, and with the old table freed
+    and a new one mapped at each growth, fresh pages (2 MB each, cleared by the system) were 3% of the crazy
+    corpus's time in a loop of batches."""
+    cdef Slot *old_slots = t.slots
+    cdef uint8_t *old_tags = t.tags
+    cdef uint32_t i, old_alloc = t.alloc, cap = t.mask + 1
+    cdef Slot *slots
+    cdef uint8_t *tags
+    if cap == 0 or cap >= (<uint32_t> 1 << 31):
         return -1
-    t.slots = NULL
-    t.tags = NULL
-    t.alloc = 0
-    if slots_alloc(t, (old.mask + 1) * 2) < 0:
-        t[0] = old
-        return -1
-    for i in range(old.mask + 1):
-        if old.tags[i]:
-            slot_put(t.slots, t.tags, t.mask, old.slots[i].w[0], old.slots[i].w[1],
-                     slot_hash(old.slots[i].w[0], old.slots[i].w[1]))
-    free(old.slots)
-    free(old.tags)
+    if t.spare_alloc >= cap * 2:
+        slots = t.spare_slots
+        tags = t.spare_tags
+        t.alloc = t.spare_alloc
+    else:
+        slots = <Slot *> nardy_big_alloc(<size_t> cap * 2 * sizeof(Slot))
+        tags = <uint8_t *> nardy_big_alloc(cap * 2)
+        if slots == NULL or tags == NULL:
+            free(slots)
+            free(tags)
+            return -1
+        free(t.spare_slots)
+        free(t.spare_tags)
+        t.alloc = cap * 2
+    memset(tags, 0, cap * 2)
+    t.slots = slots
+    t.tags = tags
+    t.mask = cap * 2 - 1
+    t.spare_slots = old_slots
+    t.spare_tags = old_tags
+    t.spare_alloc = old_alloc
+    for i in range(cap):
+        if old_tags[i]:
+            slot_put(slots, tags, t.mask, old_slots[i].w[0], old_slots[i].w[1],
+                     slot_hash(old_slots[i].w[0], old_slots[i].w[1]))
     return 0
 
 
@@ -171,26 +207,51 @@ cdef inline uint64_t x_key(const uint64_t *kxb, const uint64_t *w) noexcept nogi
     return key
 
 
+cdef inline void plain_result(const Gen *g, uint64_t w0, uint64_t w1, int32_t nsteps, uint32_t used,
+                              Result *r) noexcept nogil:
+    """``node_result`` of a node without hits, whose board words are ``w0, w1`` (the head departures' bits clear):
+    X's counts spread to bytes over Y's at the root, the four words of ``Result.b`` stored whole, and the key
+    the root's with X's part read from the words (``x_key``). The deepest level of a crazy ladder writes its
+    results so, from a child's words, without a node (``flush_plain``)."""
+    cdef uint64_t w[2]
+    cdef uint64_t p0 = spread(w0) | g.yroot[0], p1 = spread(w0 >> 32) | g.yroot[1], p2 = spread(w1) | g.yroot[2]
+    cdef uint64_t b
+    w[0] = w0
+    w[1] = w1
+    # b[0] is 0; b[25..27] X's bar, Y's bar, X's off; b[28..31] 0. A word at a time, each from registers: a
+    # copy of the four from memory read them back before their stores had landed, and waited.
+    b = p0 << 8
+    memcpy(&r.b[0], &b, 8)
+    b = (p0 >> 56) | (p1 << 8)
+    memcpy(&r.b[8], &b, 8)
+    b = (p1 >> 56) | (p2 << 8)
+    memcpy(&r.b[16], &b, 8)
+    b = ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << 8) | (<uint64_t> <uint8_t> g.b[YBAR] << 16)
+         | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << 24))
+    memcpy(&r.b[24], &b, 8)
+    r.key = g.kbase ^ x_key(g.kxb, w)
+    r.used = used
+    r.nsteps = nsteps
+
+
 cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexcept nogil:
     """The result of node ``n`` (``nsteps`` steps deep): its board as ``Result.b`` and its Zobrist key. A point
     holds X's count, or Y's as at the root unless X hit there (X never shares a point with Y): eight points to
     a word. With no hit, Y's checkers are the root's and the key is the root's with X's part read from the
-    node's bytes (``x_key``: 13 reads, where the points that changed in a crazy ladder are 20); with hits, the
-    root's is changed on the points that changed."""
+    node's bytes (``plain_result``; ``x_key``: 13 reads, where the points that changed in a crazy ladder are
+    20); with hits, the root's is changed on the points that changed."""
     cdef uint32_t hits = <uint32_t> (n.w[1] >> HIT_BIT)
     cdef uint64_t key = g.key, x, y, board, changed, root
     cdef int i, m, ybar = g.b[YBAR]
+    if not hits:
+        plain_result(g, n.w[0], n.w[1], nsteps, n.used, r)
+        return
     for i in range(3):
         x = spread(n.w[i >> 1] >> (32 * (i & 1)))
         # Y's counts (negative bytes) where X is not and did not hit
-        y = g.yroot[i]
-        if hits:
-            y &= ~((nonzero_bytes(x) >> 7) * 0xFF)
-            y &= ~(spread_bits(hits >> (8 * i)) * 0xFF)
+        y = g.yroot[i] & ~((nonzero_bytes(x) >> 7) * 0xFF) & ~(spread_bits(hits >> (8 * i)) * 0xFF)
         board = x | y
         memcpy(&r.b[1 + 8 * i], &board, 8)
-        if not hits:
-            continue
         memcpy(&root, &g.b[1 + 8 * i], 8)
         changed = nonzero_bytes(board ^ root)
         while changed:
@@ -201,14 +262,11 @@ cdef void node_result(const Gen *g, const Node *n, int nsteps, Result *r) noexce
     r.b[BAR_POINT] = <int8_t> count_at(n, NIB_BAR)
     r.b[XOFF] = <int8_t> count_at(n, NIB_OFF)
     memset(&r.b[XOFF + 1], 0, 32 - XOFF - 1)
-    if hits:
-        while hits:
-            hits &= hits - 1
-            ybar += 1
-        key ^= g.kxbar[r.b[BAR_POINT]] ^ g.kxbar[g.b[BAR_POINT]] ^ g.kybar[ybar] ^ g.kybar[g.b[YBAR]]
-        key ^= g.kxoff[r.b[XOFF]] ^ g.kxoff[g.b[XOFF]]
-    else:
-        key = g.kbase ^ x_key(g.kxb, n.w)
+    while hits:
+        hits &= hits - 1
+        ybar += 1
+    key ^= g.kxbar[r.b[BAR_POINT]] ^ g.kxbar[g.b[BAR_POINT]] ^ g.kybar[ybar] ^ g.kybar[g.b[YBAR]]
+    key ^= g.kxoff[r.b[XOFF]] ^ g.kxoff[g.b[XOFF]]
     r.b[YBAR] = <int8_t> ybar
     r.key = key
     r.used = n.used

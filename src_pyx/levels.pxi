@@ -12,8 +12,9 @@
 #   and the block rule (B) is left to the nodes that may be results (``node_legal``). Crazy ladders, where no
 #   step hits, stage a child's words alone and make nodes of the new ones only (ladder.pxi).
 # * Children equal to an earlier one are never written, and the deepest level merges by board alone, so that
-#   its nodes are the results, written once. The steps are walked back only for callers that read them
-#   (legal_moves); the others keep three levels, not all of them, and a level's parents are dropped with it.
+#   its nodes are the results, written once (a crazy ladder's straight from their boards: ladder.pxi,
+#   ``plain_results``). The steps are walked back only for callers that read them (legal_moves); the others
+#   keep three levels, not all of them, and a level's parents are dropped with it.
 # * Children are staged, a few hundred at a time, and then probed in a loop of their own, where the probes,
 #   independent of one another, overlap (8.7 s on the 3.4-million-result ladder, 14.3 s probing each child as
 #   it is made). Prefetching each staged child's slot as it is made was slower (10.9 s): the prefetches
@@ -238,6 +239,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
     cdef bint walk = g.want_steps or not g.ordered
     cdef bint fast = g.ordered and not V_SPECIAL[g.variant]
     cdef bint plain = fast and g.long_family and not g.per_step
+    cdef bint direct = False
     cdef int32_t i
     cdef int32_t sizes[25]
     cdef double growth
@@ -278,6 +280,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
         if level > 0 and slots_reset(&g.seen, expected) < 0:
             status = E_MEMORY
             break
+        direct = plain and direct_results(g, level)
         if plain:
             status = plain_level(g, cur, nxt, level, st)
         for i in range(0 if plain else cur.n):
@@ -302,6 +305,13 @@ cdef int levels_search(Gen *g) noexcept nogil:
             status = E_MEMORY
         if status == 0 and g.limit and nxt.n > g.limit:
             status = E_LIMIT
+        if direct:
+            # the deepest level, its results written from boards and points (its nodes hold no more)
+            if status == 0 and plain_results(g, nxt, level) < 0:
+                status = E_MEMORY
+            if status == 0 and g.nres:
+                best = level + 1
+            break
         if status != 0 or nxt.n == 0:
             break
         level += 1
@@ -312,4 +322,7 @@ cdef int levels_search(Gen *g) noexcept nogil:
     free(st)
     if status != 0:
         return status
+    if direct and g.nres:
+        g.best = best
+        return 0
     return E_MEMORY if write_level_results(g, which, best, walk) < 0 else 0

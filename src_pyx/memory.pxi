@@ -72,9 +72,14 @@ cdef void gen_free(Gen *g) noexcept nogil:
     g.table.alloc = 0
     free(g.seen.slots)
     free(g.seen.tags)
+    free(g.seen.spare_slots)
+    free(g.seen.spare_tags)
     g.seen.slots = NULL
     g.seen.tags = NULL
+    g.seen.spare_slots = NULL
+    g.seen.spare_tags = NULL
     g.seen.alloc = 0
+    g.seen.spare_alloc = 0
     free(g.res)
     free(g.steps)
     g.res = NULL
@@ -85,7 +90,8 @@ cdef void gen_free(Gen *g) noexcept nogil:
 
 cdef size_t gen_bytes(const Gen *g) noexcept nogil:
     """The bytes that the workspace's buffers hold."""
-    cdef size_t total = <size_t> g.table.alloc * sizeof(uint64_t) + <size_t> g.seen.alloc * (sizeof(Slot) + 1)
+    cdef size_t total = (<size_t> g.table.alloc * sizeof(uint64_t)
+                         + (<size_t> g.seen.alloc + g.seen.spare_alloc) * (sizeof(Slot) + 1))
     cdef int i
     for i in range(25):
         total += <size_t> g.levels[i].cap * sizeof(Node)
@@ -199,18 +205,21 @@ def idle_workspaces():
 cdef int64_t SEARCHED = 0
 
 
-cdef int tick(Gen *g) noexcept nogil:
-    """Count one unit of work; every ``TICK_MASK + 1`` of them, add them to the process's count and run the
+cdef int tick_block() noexcept nogil:
+    """``tick``'s work every ``TICK_MASK + 1`` ticks, out of line: add them to the process's count and run the
     signal handlers (with the GIL, which this thread may hold already): -1 when one raised (its exception is
     set), else 0."""
     global SEARCHED
-    cdef int status = 0
+    with gil:
+        SEARCHED += TICK_MASK + 1
+        return PyErr_CheckSignals()
+
+
+cdef inline int tick(Gen *g) noexcept nogil:
+    """Count one unit of work (``tick_block`` every ``TICK_MASK + 1``): -1 when a signal handler raised, else 0.
+    Inline, as a crazy ladder's level search ticks for each node."""
     g.ticks += 1
-    if (g.ticks & TICK_MASK) == 0:
-        with gil:
-            SEARCHED += TICK_MASK + 1
-            status = PyErr_CheckSignals()
-    return status
+    return tick_block() if (g.ticks & TICK_MASK) == 0 else 0
 
 
 def searched():

@@ -64,6 +64,10 @@ ctypedef struct Slots:
     uint32_t mask          # slots in use - 1 (a power of two minus one)
     uint32_t alloc         # slots allocated
     int32_t n
+    # the table a growth left (slots_grow), kept for the next: its pages are mapped already
+    Slot *spare_slots
+    uint8_t *spare_tags
+    uint32_t spare_alloc
 
 ctypedef struct Gen:
     # the problem

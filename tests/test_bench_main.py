@@ -102,8 +102,8 @@ def test_bench_prints_every_variant_the_legend_and_progress(capsys: pytest.Captu
     assert err.splitlines() and all(PROGRESS.match(line) for line in err.splitlines()), err[:500]
     # each section's verdicts after its table, one line per comparison
     verdicts = out[out.index("\nverdicts, positions:") : out.index("\ngames:")]
-    assert "legal_moves, core / reference on the same positions: " in verdicts
     if CORE:
+        assert "legal_moves, core / reference on the same positions: " in verdicts
         for variant in VARIANTS:
             assert f"  {variant}, batch_children on 2 threads: " in verdicts, variant
         games_verdicts = out[out.index("\nverdicts, games:") :]
@@ -115,6 +115,14 @@ def test_bench_prints_every_variant_the_legend_and_progress(capsys: pytest.Captu
         ):
             assert f"\n  {line}" in games_verdicts, line
         assert "short games/s, core playout / GNU Backgammon's Python loop: " in games_verdicts
+    else:
+        # the reference alone: no core to compare it with, and each section's verdicts say so, alone
+        assert verdicts.strip().splitlines()[1:] == [
+            "  the compiled core is not in use: only the reference was measured"
+        ]
+        assert out[out.index("\nverdicts, games:") :].strip().splitlines()[1:] == [
+            "  the compiled core is not in use: only the reference's games were measured"
+        ]
 
 
 def settings_of(monkeypatch: pytest.MonkeyPatch, *argv: str) -> dict[str, object]:
@@ -463,7 +471,15 @@ def test_without_gnubg_every_table_says_how_to_add_it(
     assert status == 0
     hint = "pip install gnubg-nn"
     assert hint in out.splitlines()[0]  # the settings line says so at once
-    assert f"GNU Backgammon's gnubg_nn.moves: not measured: gnubg-nn is not installed; {hint}" in out
     assert f"GNU Backgammon's loop (gnubg-nn is not installed: {hint}" in out
     if CORE:
+        assert f"GNU Backgammon's gnubg_nn.moves: not measured: gnubg-nn is not installed; {hint}" in out
         assert f"GNU Backgammon's Python loop: not measured: gnubg-nn is not installed; {hint}" in out
+    else:
+        # no core / GNU Backgammon comparison to miss without the core: the positions' verdicts say only
+        # that, and no games were measured (--reference-games 0), so none are judged
+        verdicts = out[out.index("\nverdicts, positions:") : out.index("\ngames:")]
+        assert verdicts.strip().splitlines()[1:] == [
+            "  the compiled core is not in use: only the reference was measured"
+        ]
+        assert "verdicts, games:" not in out
