@@ -226,8 +226,9 @@ cdef inline void plain_result(const Gen *g, uint64_t w0, uint64_t w1, int32_t ns
     memcpy(&r.b[8], &b, 8)
     b = (p1 >> 56) | (p2 << 8)
     memcpy(&r.b[16], &b, 8)
-    b = ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << 8) | (<uint64_t> <uint8_t> g.b[YBAR] << 16)
-         | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << 24))
+    b = ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << (8 * (BAR_POINT - 24)))
+         | (<uint64_t> <uint8_t> g.b[YBAR] << (8 * (YBAR - 24)))
+         | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << (8 * (XOFF - 24))))
     memcpy(&r.b[24], &b, 8)
     r.key = g.kbase ^ x_key(g.kxb, w)
     r.used = used

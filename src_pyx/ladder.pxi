@@ -119,9 +119,8 @@ cdef inline bint direct_results(const Gen *g, int level) noexcept nogil:
 cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int level) noexcept nogil:
     """``flush`` for ``plain_level``'s stage: the nodes of the new children made, of the root's all of them; -1
     when memory ran out. On the deepest level (``direct_results``) a new child's node holds its board and
-    points alone, for ``plain_results``. The table's and the
-    buffers' fields are read into locals first: a tag's one-byte store may alias anything, and the compiler
-    would read them again after each."""
+    points alone, for ``plain_results``. The table's and the buffers' fields are read into locals first: a
+    tag's one-byte store may alias anything, and the compiler would read them again after each."""
     cdef int j, src, v = g.dice[level], count = st.n
     cdef int32_t m, parent
     cdef uint64_t w0, w1, board1 = (<uint64_t> 1 << HIT_BIT) - 1  # a word less the head departures
@@ -175,8 +174,7 @@ cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int le
 cdef int plain_results(Gen *g, const NodeBuf *last, int level) noexcept nogil:
     """The results of the deepest level, whose children ``flush_plain`` kept as boards and points alone
     (``direct_results``): those that keep (B), in the order made; -1 when memory ran out. A loop of its own,
-    after the probes: writing them among the probes was slower (134 against 123 to 130 ns per crazy corpus
-    result), though it took 7% fewer instructions."""
+    after the probes: writing them among the probes took as few instructions and was no faster."""
     cdef int32_t i, nres = 0, count = last.n
     cdef int ymax_t = g.ymax_t
     cdef uint32_t used = (2u << level) - 1
