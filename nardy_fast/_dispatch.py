@@ -160,6 +160,7 @@ def rollout(
     first_game: int = 0,
     batch: int = 1000,
     truncate: Optional[str] = None,
+    max_results: Optional[int] = None,
 ) -> Rollout:
     return RECORD.rollout(
         position,
@@ -171,6 +172,7 @@ def rollout(
         first_game=first_game,
         batch=batch,
         truncate=truncate,
+        max_results=max_results,
     )
 
 

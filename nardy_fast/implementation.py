@@ -357,6 +357,7 @@ class Implementation:
         first_game: int = 0,
         batch: int = 1000,
         truncate: Optional[str] = None,
+        max_results: Optional[int] = None,
     ) -> Rollout:
         """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
         options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
@@ -364,14 +365,14 @@ class Implementation:
         default, so the figures are those of random play, not of good play. ``stratify=True`` (the default)
         cycles the first two rolls through all 36 x 36 pairs of dice, which balances them only over a multiple
         of 1,296 games: any other count warns (:class:`~nardy_fast.NardyWarning`, saying which). Rollouts of
-        the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`), for
-        splitting one over processes or machines.
+        the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`).
 
         ``truncate="bearoff"`` stops each game at its first bear-off position and scores it by that
         position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
         the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
-        games are shorter."""
-        options = rollout_options(policy, stratify, threads, first_game, batch, truncate)
+        games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
+        it: one of the ``unfinished`` games, which score 0 (no bound unless you set one)."""
+        options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results)
         check_position(position)
         warn_unbalanced(games, options, stacklevel=4)
         return self.roll_out(position, games, seed, options)

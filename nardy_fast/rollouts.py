@@ -50,7 +50,8 @@ def _stderr(total: float, squares: float, games: int) -> float:
 @dataclass(frozen=True)
 class Rollout:
     """The outcomes of the games of a rollout: ``counts`` (games per outcome, in :data:`OUTCOMES` order),
-    ``unfinished`` (games given up after :data:`~nardy_fast.game.MAX_PLIES` plies) and ``turn``, the side to
+    ``unfinished`` (games given up: after :data:`~nardy_fast.game.MAX_PLIES` plies, or at a ply whose search
+    was over ``max_results``, :data:`~nardy_fast.game.LIMITED`) and ``turn``, the side to
     move in the position rolled out. The probabilities and the equity follow from these counts alone, so
     rollouts of disjoint ranges of games (``first_game``) combine exactly (:meth:`combine`). A rollout counts
     at least one game and at most :data:`MAX_GAMES`; anything else is a :class:`~nardy_fast.NardyError`
@@ -145,7 +146,7 @@ class Rollout:
         equity = race @ values
         return cls(
             counts,
-            int(np.count_nonzero(winner == -1)),
+            int(np.count_nonzero(winner < 0)) - stopped,  # given up: after MAX_PLIES plies, or over max_results
             turn,
             stopped,
             tuple(float(v) for v in race.sum(axis=0)),
@@ -257,6 +258,7 @@ def rollout_options(
     first_game: int = 0,
     batch: int = 1000,
     truncate: Optional[str] = None,
+    max_results: object = None,
 ) -> PlayoutOptions:
     """The playout options of a rollout, from ``rollout``'s keyword arguments and their defaults (stratified
     rolls); an unknown keyword is a ``TypeError``, as for any function."""
@@ -267,6 +269,7 @@ def rollout_options(
         first_game=first_game,
         batch=batch,
         truncate=truncate,
+        max_results=max_results,
     )
 
 

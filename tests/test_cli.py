@@ -276,6 +276,22 @@ def test_rollout_prints_probabilities_errors_and_equity(
         assert term in out, term
 
 
+def test_rollout_gives_up_the_games_over_max_results(capsys: pytest.CaptureFixture[str]) -> None:
+    # LONG_RACE's bear-off: some rolls have more than 4 results, and a game that meets one is given up, as
+    # nardy_fast.rollout(..., max_results=4) counts it
+    argv = ["rollout", "--position", LONG_RACE, "--games", "100", "--seed", "4", "--no-stratify"]
+    status, out, err = run([*argv, "--max-results", "4"], capsys)
+    assert (status, err) == (0, "")
+    expected = nardy_fast.rollout(
+        nardy_fast.Position.from_text(LONG_RACE), 100, seed=4, stratify=False, max_results=4
+    )
+    assert 0 < expected.unfinished < 100
+    assert table_row(out, "given up") == [str(expected.unfinished)]
+    assert "or at a ply whose search was over --max-results" in out
+    status, out, err = run([*argv, "--max-results", "0"], capsys)
+    assert status == 2 and "--max-results" in err
+
+
 def test_rollout_truncated_at_the_bearoff(capsys: pytest.CaptureFixture[str]) -> None:
     # a bear-off already: every game stops at once and the probabilities are the position's race values
     text = "long w 1:2,2:1,13:-1,14:-2 off=12/12 first=-"

@@ -16,6 +16,7 @@ import pytest
 import nardy_fast
 import nardy_fast.cli as cli
 import nardy_fast.cli.duel as cli_duel
+import nardy_fast.cli.progress as cli_progress
 from nardy_fast import NardyError, Position
 from nardy_fast.__main__ import main
 from nardy_fast.duel import OUTCOMES
@@ -213,6 +214,9 @@ def test_duel_progress_is_drawn_on_stderr(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cli_duel, "_BATCH", (5, 5, 5))
+    # no redraws by the clock (once a second while the games run, several under the reference alone): the
+    # frames are then the start and one per batch
+    monkeypatch.setattr(cli_progress, "_TICK_SECONDS", 3600.0)
     status, out, err = run(
         ["duel", "random", "first", "--variant", "short", "--games", "30", "--progress"], capsys
     )

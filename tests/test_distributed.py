@@ -114,6 +114,8 @@ def test_default_shards_come_from_the_workers(client: Client) -> None:
         ("short w 1:-2,6:5,8:3,12:-5,13:5,17:-3,19:-5,24:2", 24, 5, {"first_game": 5}),
         ("long w 1:3,2:3,3:3,4:3,5:3,13:-3,14:-3,15:-3,16:-3,17:-3 first=-", 200, 7, {"first_game": 1290}),
         (PENDING, 50, None, {"stratify": False, "policy": "first"}),
+        # games given up at a ply over max_results (55 of the 100) count the same in every shard
+        ("long w 1:3,2:3,3:3,4:3,5:3,13:-3,14:-3,15:-3,16:-3,17:-3 first=-", 100, 3, {"max_results": 20}),
     ],
 )
 def test_rollout_equals_one_process(

@@ -13,7 +13,7 @@ import pytest
 import nardy_fast
 from nardy_fast import NardyError, Rollout, dice, layout
 from nardy_fast._dispatch import implementations
-from nardy_fast.game import Game
+from nardy_fast.game import LIMITED, Game
 from nardy_fast.rollouts import OUTCOMES
 
 IMPLS = implementations()
@@ -339,6 +339,41 @@ def test_rollouts_combine_and_agree_across_implementations() -> None:
     assert str(whole).startswith("300 games, white to move; equity")
 
 
+#: A race of fifteen checkers a side, whose rolls have from a handful to hundreds of results
+LONG_RACE = "long w 7:3,8:3,9:3,10:3,11:3,19:-3,20:-3,21:-3,22:-3,23:-3 first=-"
+LONG_HOME = "long w 1:3,2:3,3:3,4:3,5:3,13:-3,14:-3,15:-3,16:-3,17:-3 first=-"
+
+
+@pytest.mark.parametrize(("text", "truncate", "bound"), [(LONG_HOME, None, 20), (LONG_RACE, "bearoff", 40)])
+def test_a_rollout_gives_up_the_games_over_max_results(text: str, truncate: object, bound: int) -> None:
+    """``max_results`` bounds a rollout's plies as it bounds a playout's: a game at a ply whose search is
+    over it is given up (winner LIMITED in the playout's records) and counted with the unfinished games,
+    truncated rollouts included; both implementations count the same games (the truncated rollout in the core
+    alone: the reference would first build the fifteen-checker bear-off table, minutes of its time)."""
+    if truncate is not None and "cython" not in IMPLS:
+        pytest.skip("the reference alone would first build the fifteen-checker bear-off table (minutes)")
+    found = {}
+    for name, impl in IMPLS.items():
+        if truncate is not None and name == "python":
+            continue
+        position = impl.Position.from_text(text)
+        bounded = impl.rollout(position, 100, seed=4, stratify=False, max_results=bound, truncate=truncate)
+        records = impl.playout(position, 100, seed=4, max_results=bound, truncate=truncate)
+        winners = records["winner"]
+        limited = int(np.count_nonzero(winners == LIMITED))
+        assert 0 < limited < 100  # the bound gives some games up, and not all
+        assert bounded.unfinished == limited + int(np.count_nonzero(winners == -1))
+        assert sum(bounded.counts) + bounded.unfinished + bounded.truncated == bounded.games == 100
+        assert bounded.truncated == int(np.count_nonzero(winners == -2))
+        if truncate is None:
+            assert bounded == Rollout.from_records(records, position.turn)
+            # a bound no ply reaches changes nothing (the race's plies unbounded take the reference minutes)
+            unbounded = impl.rollout(position, 100, seed=4, stratify=False)
+            assert impl.rollout(position, 100, seed=4, stratify=False, max_results=1 << 40) == unbounded
+        found[name] = bounded
+    assert len(set(found.values())) == 1, found
+
+
 def test_bad_rollout_input() -> None:
     for impl in IMPLS.values():
         with pytest.raises(NardyError, match=r"^position: must be a Position"):
@@ -347,6 +382,13 @@ def test_bad_rollout_input() -> None:
             impl.rollout(impl.Position.from_text("long w 13:-1 off=15/14 first=-"), 10, seed=1)
         with pytest.raises(NardyError, match=r"^games"):
             impl.rollout(impl.Position.start("short"), 0, seed=1)
+        for bad in (0, -1, 2.5, "3", True):
+            with pytest.raises(NardyError) as caught:
+                impl.rollout(impl.Position.start("short"), 36, seed=1, stratify=False, max_results=bad)
+            with pytest.raises(NardyError) as expected:
+                impl.playout("short", 36, seed=1, max_results=bad)
+            assert str(caught.value) == str(expected.value)
+            assert str(caught.value).startswith("max_results: must be a positive integer or None (got ")
     with pytest.raises(NardyError, match=r"^parts"):
         Rollout.combine([])
     with pytest.raises(NardyError, match=r"^parts"):

@@ -28,6 +28,7 @@ __all__ = [
     "errors_of",
     "parse_position",
     "play_options",
+    "max_results_option",
     "flag_option",
     "flags_of",
 ]
@@ -218,6 +219,18 @@ def play_options(parser: Parser) -> None:
         default=1,
         metavar="T",
         help="threads the compiled core plays on; the results never depend on it (default: %(default)s)",
+    )
+
+
+def max_results_option(parser: Parser) -> None:
+    """``--max-results``: the bound of each ply's search in the games played (``max_results``)."""
+    parser.add_argument(
+        "--max-results",
+        type=integer(1),
+        default=None,
+        metavar="N",
+        help="give a game up at a ply whose search would hold more than N positions after one number of "
+        "steps (a crazy ladder's can hold millions; default: no bound)",
     )
 
 

@@ -19,7 +19,16 @@ from ..errors import quote
 from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from ..inputs import choice
 from ..playouts import PlayoutOptions
-from .parser import GAMES, Parser, UsageError, errors_of, integer, parse_position, play_options
+from .parser import (
+    GAMES,
+    Parser,
+    UsageError,
+    errors_of,
+    integer,
+    max_results_option,
+    parse_position,
+    play_options,
+)
 from .progress import Progress, in_chunks, progress_option, progress_stream
 
 __all__ = ["DESCRIPTION", "OUT_FORMATS", "add_arguments", "playout_summary", "write_records", "run"]
@@ -75,14 +84,7 @@ def add_arguments(parser: Parser) -> None:
         "one (default: %(default)s)",
     )
     play_options(parser)
-    parser.add_argument(
-        "--max-results",
-        type=integer(1),
-        default=None,
-        metavar="N",
-        help="give a game up at a ply whose search would hold more than N positions after one number of "
-        "steps (a crazy ladder's can hold millions; default: no bound)",
-    )
+    max_results_option(parser)
     parser.add_argument(
         "--opening",
         choices=OPENINGS,

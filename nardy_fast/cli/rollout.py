@@ -15,7 +15,7 @@ from ..errors import NardyWarning
 from ..game import MAX_PLIES
 from ..playouts import TRUNCATIONS
 from ..rollouts import OUTCOMES, STRATA, Rollout
-from .parser import GAMES, Parser, errors_of, parse_position, play_options
+from .parser import GAMES, Parser, errors_of, max_results_option, parse_position, play_options
 from .progress import Progress, in_chunks, progress_option, progress_stream
 
 __all__ = ["DESCRIPTION", "add_arguments", "rollout_report", "run"]
@@ -40,6 +40,7 @@ def add_arguments(parser: Parser) -> None:
         "--games", type=GAMES, default=1296, metavar="N", help="games to play (default: %(default)s)"
     )
     play_options(parser)
+    max_results_option(parser)
     parser.add_argument(
         "--no-stratify",
         dest="stratify",
@@ -81,8 +82,9 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
         "nothing) or 3 (koks, short nardy only); in short nardy mars and koks are the gammon and the backgammon;",
         "probability: share of all games; std. error: its standard error for independent games (with the first",
         f"two rolls stratified, an upper bound); given up: games stopped after {MAX_PLIES:,} plies without a",
-        "winner; equity: points won per game by the side to move, losses counted negative, a game given up 0,",
-        "when both sides play the policy: the equity of that policy (random play by default), not of best play.",
+        "winner, or at a ply whose search was over --max-results; equity: points won per game by the side to",
+        "move, losses counted negative, a game given up 0, when both sides play the policy: the equity of that",
+        "policy (random play by default), not of best play.",
     ]
     if result.truncated:
         lines += [
@@ -123,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
                 threads=args.threads,
                 first_game=first,
                 truncate=args.truncate,
+                max_results=args.max_results,
             )
         return part
 
