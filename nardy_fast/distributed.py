@@ -212,7 +212,8 @@ def rollout(
     contiguous ranges of games, combined with :meth:`Rollout.combine`: the same counts exactly.
 
     ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``,
-    ``truncate``, ``max_results`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so any split keeps them.
+    ``truncate``, ``max_results`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so
+    any split keeps them.
     """
     cluster = _check_client(client)
     asked = rollout_options(**options)

@@ -140,13 +140,15 @@ class Rollout:
         if stopped and (race is None or len(race) != stopped):
             problem = f"must give the race values of the {stopped} games stopped at a bear-off (winner -2)"
             raise field_error(NardyError, "race", problem, None if race is None else race.shape)
+        # given up: after MAX_PLIES plies (-1), or at a ply over max_results (LIMITED)
+        given_up = int(np.count_nonzero(winner < 0)) - stopped
         if race is None or not stopped:
-            return cls(counts, int(np.count_nonzero(winner < 0)), turn)
+            return cls(counts, given_up, turn)
         values = np.array([value for value, _ in cls._signed(turn)], dtype=np.float64)
         equity = race @ values
         return cls(
             counts,
-            int(np.count_nonzero(winner < 0)) - stopped,  # given up: after MAX_PLIES plies, or over max_results
+            given_up,
             turn,
             stopped,
             tuple(float(v) for v in race.sum(axis=0)),
