@@ -2,8 +2,8 @@
 # root's less the checkers X hit), and the hash table that merges equal nodes, whose slots hold a node's
 # board and search state whole, so that a probe reads one slot and no node.
 # Uses: tables.
-# Offers: count_at, node_result, node_step, plain_result, slot_hash, slot_put, slot_word, slots_add, slots_reset,
-# slots_room, x_key.
+# Offers: count_at, node_result, node_step, plain_points, plain_result, plain_tail, slot_hash, slot_put,
+# slot_word, slots_add, slots_reset, slots_room, x_key.
 
 cdef enum:
     NIB_BAR = 24       # the nibble of X's bar in Node.w
@@ -207,28 +207,42 @@ cdef inline uint64_t x_key(const uint64_t *kxb, const uint64_t *w) noexcept nogi
     return key
 
 
+cdef inline void plain_points(const Gen *g, uint64_t w0, uint64_t w1, uint64_t *p) noexcept nogil:
+    """The points M1..M24 of a node without hits, whose board words are ``w0, w1``, as ``Result.b[1..24]`` in
+    three words ``p``: X's counts spread to bytes over Y's at the root."""
+    p[0] = spread(w0) | g.yroot[0]
+    p[1] = spread(w0 >> 32) | g.yroot[1]
+    p[2] = spread(w1) | g.yroot[2]
+
+
+cdef inline uint64_t plain_tail(const Gen *g, uint64_t p2, uint64_t w1) noexcept nogil:
+    """``Result.b[24..31]`` of a node without hits, whose second board word is ``w1`` and whose points M17..M24
+    are ``p2`` (``plain_points``): M24, X's bar, Y's bar (the root's), X's off, then zeros."""
+    return ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << (8 * (BAR_POINT - 24)))
+            | (<uint64_t> <uint8_t> g.b[YBAR] << (8 * (YBAR - 24)))
+            | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << (8 * (XOFF - 24))))
+
+
 cdef inline void plain_result(const Gen *g, uint64_t w0, uint64_t w1, int32_t nsteps, uint32_t used,
                               Result *r) noexcept nogil:
     """``node_result`` of a node without hits, whose board words are ``w0, w1`` (the head departures' bits clear):
-    X's counts spread to bytes over Y's at the root, the four words of ``Result.b`` stored whole, and the key
-    the root's with X's part read from the words (``x_key``). The deepest level of a crazy ladder writes its
-    results so, from a child's words, without a node (``flush_plain``)."""
+    X's counts spread to bytes over Y's at the root (``plain_points``), the four words of ``Result.b`` stored
+    whole, and the key the root's with X's part read from the words (``x_key``)."""
     cdef uint64_t w[2]
-    cdef uint64_t p0 = spread(w0) | g.yroot[0], p1 = spread(w0 >> 32) | g.yroot[1], p2 = spread(w1) | g.yroot[2]
+    cdef uint64_t p[3]
     cdef uint64_t b
     w[0] = w0
     w[1] = w1
+    plain_points(g, w0, w1, p)
     # b[0] is 0; b[25..27] X's bar, Y's bar, X's off; b[28..31] 0. A word at a time, each from registers: a
     # copy of the four from memory read them back before their stores had landed, and waited.
-    b = p0 << 8
+    b = p[0] << 8
     memcpy(&r.b[0], &b, 8)
-    b = (p0 >> 56) | (p1 << 8)
+    b = (p[0] >> 56) | (p[1] << 8)
     memcpy(&r.b[8], &b, 8)
-    b = (p1 >> 56) | (p2 << 8)
+    b = (p[1] >> 56) | (p[2] << 8)
     memcpy(&r.b[16], &b, 8)
-    b = ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << (8 * (BAR_POINT - 24)))
-         | (<uint64_t> <uint8_t> g.b[YBAR] << (8 * (YBAR - 24)))
-         | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << (8 * (XOFF - 24))))
+    b = plain_tail(g, p[2], w1)
     memcpy(&r.b[24], &b, 8)
     r.key = g.kbase ^ x_key(g.kxb, w)
     r.used = used

@@ -152,6 +152,7 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     seeded random one, or with ``greedy`` (not NULL) the first of the hint's ranking at ``greedy_plies``
     (``hint_rank``; ``g`` is then unused)."""
     cdef Pos p, after
+    cdef Result made
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef bint limited = False
     cdef uint64_t rolls = 0
@@ -187,7 +188,7 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             after = greedy.lv[0].rows[best]
         else:
             pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
-            result_pos(g, &p, &g.res[pick], d1, d2, &after, &extra)
+            result_pos(g, &p, result_at(g, pick, &made), d1, d2, &after, &extra)
         turns[0] += d1 != 0
         plies[0] += 1
         p = after

@@ -171,24 +171,23 @@ cdef int flush_plain(Gen *g, Stage *st, const NodeBuf *cur, NodeBuf *nxt, int le
     return 0
 
 
-cdef int plain_results(Gen *g, const NodeBuf *last, int level) noexcept nogil:
+cdef void plain_results(Gen *g, NodeBuf *last) noexcept nogil:
     """The results of the deepest level, whose children ``flush_plain`` kept as boards and points alone
-    (``direct_results``): those that keep (B), in the order made; -1 when memory ran out. A loop of its own,
-    after the probes: writing them among the probes took as few instructions and was no faster."""
+    (``direct_results``): the boards of those that keep (B), in the order made, moved to the front of ``last``
+    as ``g.plain``, whose rows ``plain_rows`` makes from them. A loop of its own, after the probes: writing them
+    among the probes took as few instructions and was no faster. Writing a ``Result`` of each, for
+    ``write_results`` to read back, cost 11% of the crazy corpus's time (docs/benchmarks.md, "The core, seventh
+    pass")."""
     cdef int32_t i, nres = 0, count = last.n
     cdef int ymax_t = g.ymax_t
-    cdef uint32_t used = (2u << level) - 1
-    cdef const Node *n = last.data
-    cdef Result *res
-    if results_reserve(g, count) < 0:
-        return -1
-    res = g.res
+    cdef Node *n = last.data
     for i in range(count):
         if runs_ok(n[i].xmask, ymax_t):
-            plain_result(g, n[i].w[0], n[i].w[1], level + 1, used, &res[nres])
+            n[nres].w[0] = n[i].w[0]
+            n[nres].w[1] = n[i].w[1]
             nres += 1
     g.nres = nres
-    return 0
+    g.plain = n if nres else NULL
 
 
 cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage *st) noexcept nogil:

@@ -307,8 +307,8 @@ cdef int levels_search(Gen *g) noexcept nogil:
             status = E_LIMIT
         if direct:
             # the deepest level, its results written from boards and points (its nodes hold no more)
-            if status == 0 and plain_results(g, nxt, level) < 0:
-                status = E_MEMORY
+            if status == 0:
+                plain_results(g, nxt)
             if status == 0 and g.nres:
                 best = level + 1
             break

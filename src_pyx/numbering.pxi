@@ -2,17 +2,12 @@
 # the side to move's and back, eight points a word. MAP (tables.pxi) is built from nardy_fast.board's
 # mover_point; _check_numbering proves at import that the word shuffles here are that same map.
 # Uses: tables.
-# Offers: family, renumber, renumbered.
+# Offers: family, renumber, renumbered_words.
 
 
-cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
-    """24 signed counts from White's numbering to the mover's, X positive (docs/rules.md, The mover's
-    numbering), as three words of eight points; the same map takes them back. Words are loaded whole: a wide
-    load of bytes just stored in narrower pieces waits for them."""
-    cdef uint64_t w0, w1, w2
-    memcpy(&w0, board, 8)
-    memcpy(&w1, board + 8, 8)
-    memcpy(&w2, board + 16, 8)
+cdef inline void renumbered_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t *w, int col, bint long_family
+                                  ) noexcept nogil:
+    """``renumbered`` of the 24 counts given as three words of eight points."""
     if col == 0:
         w[0] = w0
         w[1] = w1
@@ -27,6 +22,17 @@ cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long
         w[0] = negated(__builtin_bswap64(w2))
         w[1] = negated(__builtin_bswap64(w1))
         w[2] = negated(__builtin_bswap64(w0))
+
+
+cdef inline void renumbered(const int8_t *board, uint64_t *w, int col, bint long_family) noexcept nogil:
+    """24 signed counts from White's numbering to the mover's, X positive (docs/rules.md, The mover's
+    numbering), as three words of eight points; the same map takes them back. Words are loaded whole: a wide
+    load of bytes just stored in narrower pieces waits for them."""
+    cdef uint64_t w0, w1, w2
+    memcpy(&w0, board, 8)
+    memcpy(&w1, board + 8, 8)
+    memcpy(&w2, board + 16, 8)
+    renumbered_words(w0, w1, w2, w, col, long_family)
 
 
 cdef inline void renumber(const int8_t *board, int8_t *out, int col, bint long_family) noexcept nogil:

@@ -1,7 +1,7 @@
 # The next state of each result (docs/rules.md, What follows a move; remainder: Gulbar transfers; extra
 # roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time.
-# Uses: tables, numbering, gate.
-# Offers: is_over, result_pos, write_results, game_points.
+# Uses: tables, numbering, frontier, gate.
+# Offers: is_over, result_at, result_pos, write_results, game_points.
 
 cdef uint64_t result_pos(const Gen *g, const Pos *p, const Result *n, int d1, int d2, Pos *out,
                          int *extra) noexcept nogil:
@@ -55,18 +55,17 @@ cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
     memcpy((<char *> row) + 8 * index, &word, 8)
 
 
-cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int col, bint long_family
-                            ) noexcept nogil:
-    """The row of result ``r``: its board (back in White's numbering), bars and X's off laid into ``base`` (the
-    eight words of the row searched, or of its first result), made in registers and stored a word at a time."""
+cdef inline void words_row(uint64_t p0, uint64_t p1, uint64_t p2, uint32_t u, const uint64_t *base, Pos *row,
+                           int col, bint long_family) noexcept nogil:
+    """The row of a result whose ``Result.b[1..24]`` are the words ``p0, p1, p2`` and ``b[24..27]`` the bytes of
+    ``u``: its board (back in White's numbering), bars and X's off laid into ``base`` (the eight words of the
+    row searched, or of its first result), made in registers and stored a word at a time."""
     cdef uint64_t w[3]
-    cdef uint32_t u
-    renumbered(&r.b[1], w, col, long_family)
+    renumbered_words(p0, p1, p2, w, col, long_family)
     store_word(row, 0, w[0])
     store_word(row, 1, w[1])
     store_word(row, 2, w[2])
-    # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds r.b[24..27]: M24, X's bar, Y's bar, X's off
-    memcpy(&u, &r.b[HEAD], 4)
+    # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds b[24..27]: M24, X's bar, Y's bar, X's off
     if col == 0:
         store_word(row, 3, (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
     else:
@@ -75,6 +74,66 @@ cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int
     store_word(row, 5, base[5])
     store_word(row, 6, base[6])
     store_word(row, 7, base[7])
+
+
+cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int col, bint long_family
+                            ) noexcept nogil:
+    """``words_row`` of result ``r``, its words loaded whole."""
+    cdef uint64_t p0, p1, p2
+    cdef uint32_t u
+    memcpy(&p0, &r.b[1], 8)
+    memcpy(&p1, &r.b[9], 8)
+    memcpy(&p2, &r.b[17], 8)
+    memcpy(&u, &r.b[HEAD], 4)
+    words_row(p0, p1, p2, u, base, row, col, long_family)
+
+
+cdef inline const Result *result_at(const Gen *g, int32_t i, Result *made) noexcept nogil:
+    """Result ``i`` of the last search: ``g.res[i]``, or after a crazy ladder's (``g.plain``) made into
+    ``made``."""
+    if g.plain == NULL:
+        return &g.res[i]
+    plain_result(g, g.plain[i].w[0], g.plain[i].w[1], g.best, (2u << (g.best - 1)) - 1, made)
+    return made
+
+
+cdef void plain_rows(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys, uint8_t *extras
+                     ) noexcept nogil:
+    """``write_results`` for a crazy ladder's results, kept as X's words (``g.plain``): the first unfinished one
+    made a ``Result`` (``result_at``) to serve as the template, as are finished ones; the others' rows and keys
+    made from their words, as ``plain_result`` and ``result_row`` would make them, without a ``Result`` each.
+    Crazy gulbar is of the long family."""
+    cdef Result made
+    cdef const Result *r
+    cdef uint64_t template[8]
+    cdef uint64_t template_key = 0, key, w1
+    cdef uint64_t pts[3]
+    cdef int template_extra = 0, extra, have = 0
+    cdef int32_t i
+    cdef const Node *n = g.plain
+    NARDY_CHECK(g.long_family, "a crazy ladder's results outside the long family")
+    for i in range(g.nres):
+        w1 = n[i].w[1]
+        if have and ((w1 >> (4 * (NIB_OFF - 16))) & 15) != 15:
+            plain_points(g, n[i].w[0], w1, pts)
+            words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(g, pts[2], w1), template, &rows[i], g.color,
+                      True)
+            if keys != NULL:
+                keys[i] = x_key(g.kxb, n[i].w) ^ template_key
+            if extras != NULL:
+                extras[i] = template_extra
+            continue
+        r = result_at(g, i, &made)
+        key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
+        if r.b[XOFF] != 15:
+            memcpy(template, &rows[i], sizeof(Pos))
+            template_key = key ^ r.key ^ g.kbase  # a result's key is kbase ^ x_key (plain_result)
+            template_extra = extra
+            have = 1
+        if keys != NULL:
+            keys[i] = key
+        if extras != NULL:
+            extras[i] = extra
 
 
 cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
@@ -98,35 +157,38 @@ cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, u
     """Every result's next position, key and extra roll (``keys`` and ``extras`` may be NULL). The results of
     one search played the same dice, so all but finished games share every field besides the board, bars and
     off: the first unfinished one serves as a template for the others (``unfinished_rows``, one copy for each
-    way to renumber the board, so that each loop knows its own)."""
+    way to renumber the board, so that each loop knows its own; a crazy ladder's, ``plain_rows``)."""
     cdef uint64_t template[8]
     cdef uint64_t template_key = 0, key
     cdef int template_extra = 0, extra, have = 0
     cdef int32_t i = 0, n = g.nres
     cdef const Result *res = g.res
-    while i < n:
-        if have and res[i].b[XOFF] != 15:
-            if g.color == 0:
-                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
-                                    False)
-            elif g.long_family:
-                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
-                                    True)
-            else:
-                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
-                                    False)
-            continue
-        key = result_pos(g, p, &res[i], d1, d2, &rows[i], &extra)
-        if res[i].b[XOFF] != 15:
-            memcpy(template, &rows[i], sizeof(Pos))
-            template_key = key ^ res[i].key
-            template_extra = extra
-            have = 1
-        if keys != NULL:
-            keys[i] = key
-        if extras != NULL:
-            extras[i] = extra
-        i += 1
+    if g.plain != NULL:
+        plain_rows(g, p, d1, d2, rows, keys, extras)
+    else:
+        while i < n:
+            if have and res[i].b[XOFF] != 15:
+                if g.color == 0:
+                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
+                                        False)
+                elif g.long_family:
+                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                        True)
+                else:
+                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                        False)
+                continue
+            key = result_pos(g, p, &res[i], d1, d2, &rows[i], &extra)
+            if res[i].b[XOFF] != 15:
+                memcpy(template, &rows[i], sizeof(Pos))
+                template_key = key ^ res[i].key
+                template_extra = extra
+                have = 1
+            if keys != NULL:
+                keys[i] = key
+            if extras != NULL:
+                extras[i] = extra
+            i += 1
     if NARDY_FAST_DEBUG:
         for i in range(n):
             NARDY_CHECK(pos_ok(&rows[i]), "a result row fails the row gate (pos_ok)")

@@ -36,6 +36,7 @@ cdef int search(Gen *g) noexcept nogil:
     searches without a limit below ``DFS_LEVEL_BOUND``.
     """
     cdef int status
+    g.plain = NULL
     if tick(g) < 0:
         return E_SIGNAL
     if g.ndice <= 4 and not g.per_step and (g.limit == 0 or g.limit >= DFS_LEVEL_BOUND):
