@@ -12,7 +12,7 @@ tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a searc
 surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings), ``segments.pxi``
 (per-segment reductions), ``bearoff.pxi`` (bear-off tables)."""
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 cimport cython

@@ -130,3 +130,35 @@ def test_a_search_that_walks_steps_after_one_that_did_not() -> None:
     row = REFERENCE.Position.from_text("crazy w 1:-15,24:15 first=- block_check=per_step").to_array()
     expected = [len(REFERENCE.children(row, roll)) for roll in ((1, 1), (6, 5))]
     assert done.stdout.split() == [str(n) for n in expected]
+
+
+#: Positions where the head rule (H) binds in a ladder: two checkers may leave the head on a first roll of 3-3
+#: or 4-4, one otherwise; a head of three; an empty head that Y holds.
+HEAD_POSITIONS = (
+    "crazy w 12:-15,24:15",
+    "crazy w 12:-15,24:12,6:3",
+    "crazy w 12:-15,24:12,6:3 first=-",
+    "crazy w 12:-15,24:3,6:4,5:4,4:4 first=-",
+    "crazy w 12:-14,24:-1,6:5,5:5,4:5 first=-",
+)
+
+
+@pytest.mark.parametrize("flags", ["", " ladder_per_value=4"], ids=["default", "ladder_per_value=4"])
+def test_the_head_rule_in_ladders_equals_the_references(flags: str) -> None:
+    """The core reads the head's departures in a ladder from the board (the root's head count less the
+    node's, since nothing lands on the head) and merges positions by board alone: every double from positions
+    where the rule binds, the core's rows, offsets and keys against the reference's, which counts them."""
+    assert CORE is not None
+    rows = np.array(
+        [REFERENCE.Position.from_text(text + flags).to_array() for text in HEAD_POSITIONS for _ in range(5)],
+        dtype=np.int8,
+    )
+    rolls = np.array([(d, d) for _ in HEAD_POSITIONS for d in range(1, 6)], dtype=np.int8)
+    got = CORE.batch_children(rows, rolls)
+    want = REFERENCE.batch_children(rows, rolls)
+    for mine, theirs in zip(got, want):
+        assert np.array_equal(mine, theirs)
+    # the rule binds: the first roll's 3-3 (row 7), which lets a second head checker go, moves otherwise than
+    # the same roll later (row 12)
+    counts = np.diff(got[1])
+    assert counts[7] != counts[12] and counts[12] > 0
