@@ -2,7 +2,7 @@
 # the side to move's and back, eight points a word. MAP (tables.pxi) is built from nardy_fast.board's
 # mover_point; _check_numbering proves at import that the word shuffles here are that same map.
 # Uses: tables.
-# Offers: family, renumber, renumbered_words.
+# Offers: family, renumber, renumbered, renumbered_words.
 
 
 cdef inline void renumbered_words(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t *w, int col, bint long_family

@@ -55,17 +55,10 @@ cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
     memcpy((<char *> row) + 8 * index, &word, 8)
 
 
-cdef inline void words_row(uint64_t p0, uint64_t p1, uint64_t p2, uint32_t u, const uint64_t *base, Pos *row,
-                           int col, bint long_family) noexcept nogil:
-    """The row of a result whose ``Result.b[1..24]`` are the words ``p0, p1, p2`` and ``b[24..27]`` the bytes of
-    ``u``: its board (back in White's numbering), bars and X's off laid into ``base`` (the eight words of the
-    row searched, or of its first result), made in registers and stored a word at a time."""
-    cdef uint64_t w[3]
-    renumbered_words(p0, p1, p2, w, col, long_family)
-    store_word(row, 0, w[0])
-    store_word(row, 1, w[1])
-    store_word(row, 2, w[2])
-    # row bytes 24..27 are bar[0], bar[1], off[0], off[1]; u holds b[24..27]: M24, X's bar, Y's bar, X's off
+cdef inline void row_tail(Pos *row, uint32_t u, const uint64_t *base, int col) noexcept nogil:
+    """Words 3 to 7 of a result's row: the bars and X's off from ``u``, the bytes ``Result.b[24..27]`` (M24,
+    X's bar, Y's bar, X's off), laid into ``base``'s (the eight words of the row searched, or of its first
+    result); row bytes 24..27 are bar[0], bar[1], off[0], off[1]."""
     if col == 0:
         store_word(row, 3, (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
     else:
@@ -78,14 +71,28 @@ cdef inline void words_row(uint64_t p0, uint64_t p1, uint64_t p2, uint32_t u, co
 
 cdef inline void result_row(const Result *r, const uint64_t *base, Pos *row, int col, bint long_family
                             ) noexcept nogil:
-    """``words_row`` of result ``r``, its words loaded whole."""
-    cdef uint64_t p0, p1, p2
+    """The row of result ``r``: its board (back in White's numbering), bars and X's off laid into ``base`` (the
+    eight words of the row searched, or of its first result), made in registers and stored a word at a time."""
+    cdef uint64_t w[3]
     cdef uint32_t u
-    memcpy(&p0, &r.b[1], 8)
-    memcpy(&p1, &r.b[9], 8)
-    memcpy(&p2, &r.b[17], 8)
+    renumbered(&r.b[1], w, col, long_family)
+    store_word(row, 0, w[0])
+    store_word(row, 1, w[1])
+    store_word(row, 2, w[2])
     memcpy(&u, &r.b[HEAD], 4)
-    words_row(p0, p1, p2, u, base, row, col, long_family)
+    row_tail(row, u, base, col)
+
+
+cdef inline void words_row(uint64_t p0, uint64_t p1, uint64_t p2, uint32_t u, const uint64_t *base, Pos *row,
+                           int col, bint long_family) noexcept nogil:
+    """``result_row`` of a result given as words: ``Result.b[1..24]`` the words ``p0, p1, p2`` and
+    ``b[24..27]`` the bytes of ``u``."""
+    cdef uint64_t w[3]
+    renumbered_words(p0, p1, p2, w, col, long_family)
+    store_word(row, 0, w[0])
+    store_word(row, 1, w[1])
+    store_word(row, 2, w[2])
+    row_tail(row, u, base, col)
 
 
 cdef inline const Result *result_at(const Gen *g, int32_t i, Result *made) noexcept nogil:
