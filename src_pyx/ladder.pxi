@@ -63,7 +63,7 @@ cdef uint64_t OFF_W[14]
 # nibble in a node's two words (with the all-off test read from a node's points, 1.7% fewer instructions than
 # computing them for each new node)
 cdef uint32_t LAND[7][25]
-cdef uint64_t NIBBLE[25][2]
+cdef uint64_t NIBBLE[50]        # M src's in words 0 and 1: NIBBLE[2 * src], NIBBLE[2 * src + 1]
 
 
 cdef void _init_step_words() noexcept:
@@ -79,8 +79,8 @@ cdef void _init_step_words() noexcept:
             STEP_W[v][2 * src + 1] = moved.w[1]
     memset(LAND, 0, sizeof(LAND))
     for src in range(1, 25):
-        NIBBLE[src][(src - 1) >> 4] = <uint64_t> 15 << (4 * ((src - 1) & 15))
-        NIBBLE[src][1 - ((src - 1) >> 4)] = 0
+        NIBBLE[2 * src + ((src - 1) >> 4)] = <uint64_t> 15 << (4 * ((src - 1) & 15))
+        NIBBLE[2 * src + 1 - ((src - 1) >> 4)] = 0
         for v in range(1, 7):
             LAND[v][src] = (1u << (src - 1)) >> v if src > v else 0
     for src in range(1, 7):
@@ -100,22 +100,23 @@ cdef inline void stage_words(Stage *st, int k, uint64_t w0, uint64_t word, int32
     st.origin[k] = <uint32_t> index | (<uint64_t> src << 32)
 
 
-cdef inline uint32_t plain_xmask(uint32_t xmask, uint64_t w0, uint64_t w1, int src, int v) noexcept nogil:
-    """X's points (``Node.xmask``) after one step of ``v`` from M ``src`` (to M src - v, or off) from points
-    ``xmask``, the board after it being ``w0, w1``: the landing point's bit set, the source's cleared when its
-    last checker left."""
+cdef inline uint32_t plain_xmask(uint32_t xmask, uint64_t w0, uint64_t w1, intptr_t src, const uint32_t *land
+                                 ) noexcept nogil:
+    """X's points (``Node.xmask``) after one step from M ``src`` (to M src - v, or off; ``land`` is ``LAND[v]``)
+    from points ``xmask``, the board after it being ``w0, w1``: the landing point's bit set, the source's
+    cleared when its last checker left."""
     cdef uint32_t bit = 1u << (src - 1)
-    xmask |= LAND[v][src]
-    return xmask ^ (bit & (0u - <uint32_t> (((w0 & NIBBLE[src][0]) | (w1 & NIBBLE[src][1])) == 0)))
+    xmask |= land[src]
+    return xmask ^ (bit & (0u - <uint32_t> (((w0 & NIBBLE[2 * src]) | (w1 & NIBBLE[2 * src + 1])) == 0)))
 
 
-cdef inline void plain_node(Node *c, const Node *p, uint64_t w0, uint64_t w1, int src, int v, uint32_t used,
-                            int32_t parent) noexcept nogil:
+cdef inline void plain_node(Node *c, const Node *p, uint64_t w0, uint64_t w1, intptr_t src, int v,
+                            uint32_t used, int32_t parent) noexcept nogil:
     """The node of ``p``'s child by one step of ``v`` from M ``src`` (to M src - v, or off), whose board is
     ``w0, w1`` and whose dice used are ``used`` (those of its level, as the list is ordered): plain_level."""
     c.w[0] = w0
     c.w[1] = w1
-    c.xmask = plain_xmask(p.xmask, w0, w1, src, v)
+    c.xmask = plain_xmask(p.xmask, w0, w1, src, LAND[v])
     c.step = <uint16_t> (src | (v << 5))
     c.legal = 2
     c.used = used
@@ -138,6 +139,7 @@ cdef inline int32_t probe_stage(Gen *g, Stage *st, const Node *parents, Node *ou
     cdef intptr_t j, count = st.n
     cdef intptr_t src, parent
     cdef int v = g.dice[level]
+    cdef const uint32_t *land = LAND[v]
     cdef uint64_t w0, w1
     cdef uint64_t origin
     cdef uint32_t used = (2u << level) - 1
@@ -161,9 +163,9 @@ cdef inline int32_t probe_stage(Gen *g, Stage *st, const Node *parents, Node *ou
             # the board and points alone: (B) and the result's board and key come from them (plain_results)
             out[m].w[0] = w0
             out[m].w[1] = w1
-            out[m].xmask = plain_xmask(parents[parent].xmask, w0, w1, <int> src, v)
+            out[m].xmask = plain_xmask(parents[parent].xmask, w0, w1, src, land)
         else:
-            plain_node(&out[m], &parents[parent], w0, w1, <int> src, v, used, <int32_t> parent)
+            plain_node(&out[m], &parents[parent], w0, w1, src, v, used, <int32_t> parent)
         m += 1
     return m
 

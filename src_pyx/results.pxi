@@ -104,31 +104,48 @@ cdef inline const Result *result_at(const Gen *g, int32_t i, Result *made) noexc
     return made
 
 
+cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uint64_t *template,
+                                          uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras,
+                                          int extra, int col) noexcept nogil:
+    """``unfinished_rows`` for a crazy ladder's results (``g.plain``): the rows and keys made from X's words, as
+    ``plain_result`` and ``result_row`` would make them, without a ``Result`` each; ``template_key`` is the
+    template's less the root's part (``kbase``)."""
+    cdef int32_t i = start
+    cdef uint64_t w1
+    cdef uint64_t pts[3]
+    cdef const Node *n = g.plain
+    while i < g.nres:
+        w1 = n[i].w[1]
+        if ((w1 >> (4 * (NIB_OFF - 16))) & 15) == 15:
+            break
+        plain_points(g, n[i].w[0], w1, pts)
+        words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(g, pts[2], w1), template, &rows[i], col, True)
+        if keys != NULL:
+            keys[i] = x_key(g.kxb, n[i].w) ^ template_key
+        if extras != NULL:
+            extras[i] = extra
+        i += 1
+    return i
+
+
 cdef void plain_rows(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys, uint8_t *extras
                      ) noexcept nogil:
     """``write_results`` for a crazy ladder's results, kept as X's words (``g.plain``): the first unfinished one
-    made a ``Result`` (``result_at``) to serve as the template, as are finished ones; the others' rows and keys
-    made from their words, as ``plain_result`` and ``result_row`` would make them, without a ``Result`` each.
-    Crazy gulbar is of the long family."""
+    made a ``Result`` (``result_at``) to serve as the template, as are finished ones; the others by
+    ``plain_unfinished_rows``, one copy for each colour. Crazy gulbar is of the long family."""
     cdef Result made
     cdef const Result *r
     cdef uint64_t template[8]
-    cdef uint64_t template_key = 0, key, w1
-    cdef uint64_t pts[3]
+    cdef uint64_t template_key = 0, key
     cdef int template_extra = 0, extra, have = 0
-    cdef int32_t i
-    cdef const Node *n = g.plain
+    cdef int32_t i = 0
     NARDY_CHECK(g.long_family, "a crazy ladder's results outside the long family")
-    for i in range(g.nres):
-        w1 = n[i].w[1]
-        if have and ((w1 >> (4 * (NIB_OFF - 16))) & 15) != 15:
-            plain_points(g, n[i].w[0], w1, pts)
-            words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(g, pts[2], w1), template, &rows[i], g.color,
-                      True)
-            if keys != NULL:
-                keys[i] = x_key(g.kxb, n[i].w) ^ template_key
-            if extras != NULL:
-                extras[i] = template_extra
+    while i < g.nres:
+        if have and ((g.plain[i].w[1] >> (4 * (NIB_OFF - 16))) & 15) != 15:
+            if g.color == 0:
+                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 0)
+            else:
+                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 1)
             continue
         r = result_at(g, i, &made)
         key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
@@ -141,6 +158,7 @@ cdef void plain_rows(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint
             keys[i] = key
         if extras != NULL:
             extras[i] = extra
+        i += 1
 
 
 cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
