@@ -207,19 +207,19 @@ cdef inline uint64_t x_key(const uint64_t *kxb, const uint64_t *w) noexcept nogi
     return key
 
 
-cdef inline void plain_points(const Gen *g, uint64_t w0, uint64_t w1, uint64_t *p) noexcept nogil:
+cdef inline void plain_points(const uint64_t *yroot, uint64_t w0, uint64_t w1, uint64_t *p) noexcept nogil:
     """The points M1..M24 of a node without hits, whose board words are ``w0, w1``, as ``Result.b[1..24]`` in
-    three words ``p``: X's counts spread to bytes over Y's at the root."""
-    p[0] = spread(w0) | g.yroot[0]
-    p[1] = spread(w0 >> 32) | g.yroot[1]
-    p[2] = spread(w1) | g.yroot[2]
+    three words ``p``: X's counts spread to bytes over Y's at the root (``Gen.yroot``)."""
+    p[0] = spread(w0) | yroot[0]
+    p[1] = spread(w0 >> 32) | yroot[1]
+    p[2] = spread(w1) | yroot[2]
 
 
-cdef inline uint64_t plain_tail(const Gen *g, uint64_t p2, uint64_t w1) noexcept nogil:
+cdef inline uint64_t plain_tail(uint64_t ybar, uint64_t p2, uint64_t w1) noexcept nogil:
     """``Result.b[24..31]`` of a node without hits, whose second board word is ``w1`` and whose points M17..M24
-    are ``p2`` (``plain_points``): M24, X's bar, Y's bar (the root's), X's off, then zeros."""
+    are ``p2`` (``plain_points``): M24, X's bar, Y's bar (``ybar``, the root's), X's off, then zeros."""
     return ((p2 >> 56) | (((w1 >> (4 * (NIB_BAR - 16))) & 15) << (8 * (BAR_POINT - 24)))
-            | (<uint64_t> <uint8_t> g.b[YBAR] << (8 * (YBAR - 24)))
+            | (ybar << (8 * (YBAR - 24)))
             | (((w1 >> (4 * (NIB_OFF - 16))) & 15) << (8 * (XOFF - 24))))
 
 
@@ -233,7 +233,7 @@ cdef inline void plain_result(const Gen *g, uint64_t w0, uint64_t w1, int32_t ns
     cdef uint64_t b
     w[0] = w0
     w[1] = w1
-    plain_points(g, w0, w1, p)
+    plain_points(g.yroot, w0, w1, p)
     # b[0] is 0; b[25..27] X's bar, Y's bar, X's off; b[28..31] 0. A word at a time, each from registers: a
     # copy of the four from memory read them back before their stores had landed, and waited.
     b = p[0] << 8
@@ -242,7 +242,7 @@ cdef inline void plain_result(const Gen *g, uint64_t w0, uint64_t w1, int32_t ns
     memcpy(&r.b[8], &b, 8)
     b = (p[1] >> 56) | (p[2] << 8)
     memcpy(&r.b[16], &b, 8)
-    b = plain_tail(g, p[2], w1)
+    b = plain_tail(<uint8_t> g.b[YBAR], p[2], w1)
     memcpy(&r.b[24], &b, 8)
     r.key = g.kbase ^ x_key(g.kxb, w)
     r.used = used

@@ -110,16 +110,19 @@ cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uin
     """``unfinished_rows`` for a crazy ladder's results (``g.plain``): the rows and keys made from X's words, as
     ``plain_result`` and ``result_row`` would make them, without a ``Result`` each; ``template_key`` is the
     template's less the root's part (``kbase``)."""
-    cdef int32_t i = start
+    cdef int32_t i = start, end = g.nres
     cdef uint64_t w1
     cdef uint64_t pts[3]
+    cdef uint64_t base[8]
     cdef const Node *n = g.plain
-    while i < g.nres:
+    memcpy(base, template, sizeof(base))  # a local copy, which the rows' stores cannot change
+    while i < end:
         w1 = n[i].w[1]
         if ((w1 >> (4 * (NIB_OFF - 16))) & 15) == 15:
             break
-        plain_points(g, n[i].w[0], w1, pts)
-        words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(g, pts[2], w1), template, &rows[i], col, True)
+        plain_points(g.yroot, n[i].w[0], w1, pts)
+        words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(<uint8_t> g.b[YBAR], pts[2], w1), base, &rows[i],
+                  col, True)
         if keys != NULL:
             keys[i] = x_key(g.kxb, n[i].w) ^ template_key
         if extras != NULL:
