@@ -24,10 +24,12 @@
 # a new child, half of them, is then known new only once its slot's line has come in, where the tags, a
 # sixteenth of the table's memory and mostly in the processor's second-level cache, tell at once.
 # The deepest level's children are results (``direct_results``): a new one keeps its board and points alone,
-# and ``plain_results`` writes those that keep (B) as results after the level's probes, without the generic
-# node_result (``plain_result`` makes the board a word at a time): 7% fewer instructions over the crazy corpus
-# and 119 to 121 ns per result against 127 to 131. Writing them among the probes took as few instructions but
-# no less time.
+# and ``plain_results`` keeps those that keep (B), after the level's probes, as boards (``g.plain``) from which
+# results.pxi writes the rows and keys, with no ``Result`` record between (3.5% faster than writing one and
+# reading it back, 7% faster than the generic node_result before that). Writing them among the probes took as
+# few instructions but no less time. The stage's probes run in one loop for each kind of level
+# (``probe_stage``), and a node's slot is its board alone (see STEP_W): together with plain_xmask's tables, 11%
+# fewer instructions and about 7% less time (docs/benchmarks.md, "The core, seventh pass").
 # Uses: tables, memory, block, frontier, rules.
 # Offers: direct_results, flush_plain, plain_level, plain_results.
 
@@ -199,8 +201,8 @@ cdef void plain_results(Gen *g, NodeBuf *last) noexcept nogil:
     """The results of the deepest level, whose children ``flush_plain`` kept as boards and points alone
     (``direct_results``): the boards of those that keep (B), in the order made, moved to the front of ``last``
     as ``g.plain``, whose rows ``plain_rows`` makes from them. A loop of its own, after the probes: writing them
-    among the probes took as few instructions and was no faster. Writing a ``Result`` of each, for
-    ``write_results`` to read back, cost 11% of the crazy corpus's time (docs/benchmarks.md, "The core, seventh
+    among the probes took as few instructions and was no faster. A ``Result`` of each, written here and read
+    back by ``write_results``, cost 3.5% of the crazy corpus's time (docs/benchmarks.md, "The core, seventh
     pass")."""
     cdef int32_t i, nres = 0, count = last.n
     cdef int ymax_t = g.ymax_t

@@ -12,9 +12,10 @@
 #   and the block rule (B) is left to the nodes that may be results (``node_legal``). Crazy ladders, where no
 #   step hits, stage a child's words alone and make nodes of the new ones only (ladder.pxi).
 # * Children equal to an earlier one are never written, and the deepest level merges by board alone, so that
-#   its nodes are the results, written once (a crazy ladder's straight from their boards: ladder.pxi,
-#   ``plain_results``). The steps are walked back only for callers that read them (legal_moves); the others
-#   keep three levels, not all of them, and a level's parents are dropped with it.
+#   its nodes are the results, written once (a crazy ladder's kept as those nodes' boards, whose rows
+#   results.pxi makes from them: ladder.pxi, ``plain_results``). The steps are walked back only for callers
+#   that read them (legal_moves); the others keep three levels, not all of them, and a level's parents are
+#   dropped with it.
 # * Children are staged, a few hundred at a time, and then probed in a loop of their own, where the probes,
 #   independent of one another, overlap (8.7 s on the 3.4-million-result ladder, 14.3 s probing each child as
 #   it is made). Prefetching each staged child's slot as it is made was slower (10.9 s): the prefetches
