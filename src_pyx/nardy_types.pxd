@@ -117,7 +117,7 @@ ctypedef struct Gen:
     int32_t res_cap
     Result *res
     # or, after a crazy ladder's search (ladder.pxi, plain_results), X's words of result i at plain[i].w, all of
-    # ``best`` steps, their rows made from them (results.pxi, plain_rows); NULL when ``res`` holds the results
+    # ``best`` steps, their rows made from them (results.pxi, plain_unfinished_rows); NULL when ``res`` holds the results
     const Node *plain
     uint16_t *steps        # canonical steps of result i at steps[i * ndice], ``best`` of them
     int32_t steps_cap      # results that ``steps`` has room for

@@ -108,18 +108,18 @@ cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uin
                                           uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras,
                                           int extra, int col) noexcept nogil:
     """``unfinished_rows`` for a crazy ladder's results (``g.plain``): the rows and keys made from X's words, as
-    ``plain_result`` and ``result_row`` would make them, without a ``Result`` each; ``template_key`` is the
-    template's less the root's part (``kbase``)."""
+    ``plain_result`` and ``result_row`` would make them, without a ``Result`` each."""
     cdef int32_t i = start, end = g.nres
     cdef uint64_t w1
     cdef uint64_t pts[3]
     cdef uint64_t base[8]
     cdef const Node *n = g.plain
     memcpy(base, template, sizeof(base))  # a local copy, which the rows' stores cannot change
+    template_key ^= g.kbase  # a result's key is kbase ^ x_key (plain_result)
     while i < end:
-        w1 = n[i].w[1]
-        if ((w1 >> (4 * (NIB_OFF - 16))) & 15) == 15:
+        if count_at(&n[i], NIB_OFF) == 15:
             break
+        w1 = n[i].w[1]
         plain_points(g.yroot, n[i].w[0], w1, pts)
         words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(<uint8_t> g.b[YBAR], pts[2], w1), base, &rows[i],
                   col, True)
@@ -131,37 +131,9 @@ cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uin
     return i
 
 
-cdef void plain_rows(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, uint64_t *keys, uint8_t *extras
-                     ) noexcept nogil:
-    """``write_results`` for a crazy ladder's results, kept as X's words (``g.plain``): the first unfinished one
-    made a ``Result`` (``result_at``) to serve as the template, as are finished ones; the others by
-    ``plain_unfinished_rows``, one copy for each colour. Crazy gulbar is of the long family."""
-    cdef Result made
-    cdef const Result *r
-    cdef uint64_t template[8]
-    cdef uint64_t template_key = 0, key
-    cdef int template_extra = 0, extra, have = 0
-    cdef int32_t i = 0
-    NARDY_CHECK(g.long_family, "a crazy ladder's results outside the long family")
-    while i < g.nres:
-        if have and ((g.plain[i].w[1] >> (4 * (NIB_OFF - 16))) & 15) != 15:
-            if g.color == 0:
-                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 0)
-            else:
-                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 1)
-            continue
-        r = result_at(g, i, &made)
-        key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
-        if r.b[XOFF] != 15:
-            memcpy(template, &rows[i], sizeof(Pos))
-            template_key = key ^ r.key ^ g.kbase  # a result's key is kbase ^ x_key (plain_result)
-            template_extra = extra
-            have = 1
-        if keys != NULL:
-            keys[i] = key
-        if extras != NULL:
-            extras[i] = extra
-        i += 1
+cdef inline bint result_finished(const Gen *g, int32_t i) noexcept nogil:
+    """Whether result ``i`` of the last search (``result_at``) bears X's last checker off."""
+    return (count_at(&g.plain[i], NIB_OFF) if g.plain != NULL else g.res[i].b[XOFF]) == 15
 
 
 cdef inline int32_t unfinished_rows(const Result *res, int32_t start, int32_t end, const uint64_t *template,
@@ -185,38 +157,43 @@ cdef void write_results(const Gen *g, const Pos *p, int d1, int d2, Pos *rows, u
     """Every result's next position, key and extra roll (``keys`` and ``extras`` may be NULL). The results of
     one search played the same dice, so all but finished games share every field besides the board, bars and
     off: the first unfinished one serves as a template for the others (``unfinished_rows``, one copy for each
-    way to renumber the board, so that each loop knows its own; a crazy ladder's, ``plain_rows``)."""
+    way to renumber the board, so that each loop knows its own; a crazy ladder's kept as boards,
+    ``plain_unfinished_rows``)."""
+    cdef Result made
+    cdef const Result *r
     cdef uint64_t template[8]
     cdef uint64_t template_key = 0, key
     cdef int template_extra = 0, extra, have = 0
     cdef int32_t i = 0, n = g.nres
     cdef const Result *res = g.res
-    if g.plain != NULL:
-        plain_rows(g, p, d1, d2, rows, keys, extras)
-    else:
-        while i < n:
-            if have and res[i].b[XOFF] != 15:
-                if g.color == 0:
-                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
-                                        False)
-                elif g.long_family:
-                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
-                                        True)
-                else:
-                    i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
-                                        False)
-                continue
-            key = result_pos(g, p, &res[i], d1, d2, &rows[i], &extra)
-            if res[i].b[XOFF] != 15:
-                memcpy(template, &rows[i], sizeof(Pos))
-                template_key = key ^ res[i].key
-                template_extra = extra
-                have = 1
-            if keys != NULL:
-                keys[i] = key
-            if extras != NULL:
-                extras[i] = extra
-            i += 1
+    while i < n:
+        if have and not result_finished(g, i):
+            if g.plain != NULL and g.color == 0:
+                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 0)
+            elif g.plain != NULL:
+                i = plain_unfinished_rows(g, i, template, template_key, rows, keys, extras, template_extra, 1)
+            elif g.color == 0:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 0,
+                                    False)
+            elif g.long_family:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    True)
+            else:
+                i = unfinished_rows(res, i, n, template, template_key, rows, keys, extras, template_extra, 1,
+                                    False)
+            continue
+        r = result_at(g, i, &made)
+        key = result_pos(g, p, r, d1, d2, &rows[i], &extra)
+        if r.b[XOFF] != 15:
+            memcpy(template, &rows[i], sizeof(Pos))
+            template_key = key ^ r.key
+            template_extra = extra
+            have = 1
+        if keys != NULL:
+            keys[i] = key
+        if extras != NULL:
+            extras[i] = extra
+        i += 1
     if NARDY_FAST_DEBUG:
         for i in range(n):
             NARDY_CHECK(pos_ok(&rows[i]), "a result row fails the row gate (pos_ok)")
