@@ -93,7 +93,7 @@ def lockstep_playout(
         plies = np.zeros(len(numbers), dtype=np.int32)
         turns = np.zeros(len(numbers), dtype=np.int32)
         # with truncate, a game stops at its first bear-off position (its start, maybe)
-        active = np.flatnonzero(~(args.truncate & _stops(rows)))
+        active = np.flatnonzero(~_stops(rows)) if args.truncate else np.arange(len(numbers))
         limited = np.zeros(len(numbers), dtype=bool)
         while active.size:
             if stop[0]:
@@ -123,12 +123,14 @@ def lockstep_playout(
             rolls[active] = 0
             rolls[rolling] = game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
             drawn[rolling] += 1
-            stopped = args.truncate & _stops(chosen)
-            active = active[~over & ~stopped & (plies[active] < MAX_PLIES)]
+            going = ~over & (plies[active] < MAX_PLIES)
+            if args.truncate:  # the bear-off test is most of a ply's own cost: made only where it stops games
+                going &= ~_stops(chosen)
+            active = active[going]
         if args.trajectories:
             trajectory_parts.append((np.arange(begin, end), rows.copy(), np.zeros_like(rolls)))
         part = out[begin:end]
-        stopped = args.truncate & ~layout.is_over(rows) & _stops(rows)
+        stopped = ~layout.is_over(rows) & _stops(rows) if args.truncate else np.zeros(len(rows), dtype=bool)
         part["winner"] = np.where(limited, LIMITED, np.where(stopped, TRUNCATED, layout.winner(rows)))
         part["points"] = layout.points(rows)
         part["plies"] = plies

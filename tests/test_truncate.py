@@ -245,6 +245,22 @@ def test_without_truncate_nothing_changes(impl: str) -> None:
         assert not (plain["winner"] == TRUNCATED).any()
 
 
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_without_truncate_no_ply_is_tested_for_the_bearoff(impl: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the lock-step loop of a callable policy tested every ply's children and ignored the answer: a fifth of
+    # its time (docs/benchmarks.md, 2026-12-03)
+    def refused(rows: object) -> object:
+        raise AssertionError("a playout without truncate tested a row for the bear-off")
+
+    starts = ("long", race_rows("short"))
+    monkeypatch.setattr(layout, "is_bearoff", refused)
+    games = 3 if impl == "reference" else 20
+    for start in starts:
+        called = IMPLS[impl].playout(start, games, seed=2, policy=first_child, batch=7)
+        assert np.array_equal(called, IMPLS[impl].playout(start, games, seed=2, policy="first"))
+
+
 # --- bad truncate values ------------------------------------------------------------------------------------
 
 
