@@ -49,9 +49,12 @@ def first_rolls(
     return rows, rolls, drawn
 
 
-def _stops(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+def _stops(rows: npt.NDArray[np.int8], truncate: bool) -> npt.NDArray[np.bool_]:
     """Where ``truncate="bearoff"`` stops a game: bear-off positions whose side to move rolls (one with a
-    pending list plays it first)."""
+    pending list plays it first); nowhere without ``truncate``, where the bear-off test, a fifth of a callable
+    policy's playout, is not made."""
+    if not truncate:
+        return np.zeros(len(rows), dtype=bool)
     stops: npt.NDArray[np.bool_] = layout.is_bearoff(rows) & (rows[:, layout.NPENDING] == 0)
     return stops
 
@@ -93,7 +96,7 @@ def lockstep_playout(
         plies = np.zeros(len(numbers), dtype=np.int32)
         turns = np.zeros(len(numbers), dtype=np.int32)
         # with truncate, a game stops at its first bear-off position (its start, maybe)
-        active = np.flatnonzero(~_stops(rows)) if args.truncate else np.arange(len(numbers))
+        active = np.flatnonzero(~_stops(rows, args.truncate))
         limited = np.zeros(len(numbers), dtype=bool)
         while active.size:
             if stop[0]:
@@ -123,14 +126,11 @@ def lockstep_playout(
             rolls[active] = 0
             rolls[rolling] = game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
             drawn[rolling] += 1
-            going = ~over & (plies[active] < MAX_PLIES)
-            if args.truncate:  # the bear-off test is most of a ply's own cost: made only where it stops games
-                going &= ~_stops(chosen)
-            active = active[going]
+            active = active[~over & ~_stops(chosen, args.truncate) & (plies[active] < MAX_PLIES)]
         if args.trajectories:
             trajectory_parts.append((np.arange(begin, end), rows.copy(), np.zeros_like(rolls)))
         part = out[begin:end]
-        stopped = ~layout.is_over(rows) & _stops(rows) if args.truncate else np.zeros(len(rows), dtype=bool)
+        stopped = ~layout.is_over(rows) & _stops(rows, args.truncate)
         part["winner"] = np.where(limited, LIMITED, np.where(stopped, TRUNCATED, layout.winner(rows)))
         part["points"] = layout.points(rows)
         part["plies"] = plies

@@ -245,11 +245,9 @@ def test_without_truncate_nothing_changes(impl: str) -> None:
         assert not (plain["winner"] == TRUNCATED).any()
 
 
-
 @pytest.mark.parametrize("impl", sorted(IMPLS))
 def test_without_truncate_no_ply_is_tested_for_the_bearoff(impl: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the lock-step loop of a callable policy tested every ply's children and ignored the answer: a fifth of
-    # its time (docs/benchmarks.md, 2026-12-03)
+    # the bear-off test is a fifth of a callable policy's playout: a playout that does not truncate needs none
     def refused(rows: object) -> object:
         raise AssertionError("a playout without truncate tested a row for the bear-off")
 
