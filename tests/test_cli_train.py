@@ -174,6 +174,32 @@ def test_ctrl_c_before_a_checkpoint_and_with_no_resume(
     assert status == 130 and "holds 40 of 60 games: the same command without --no-resume resumes it" in err
 
 
+def test_a_ctrl_c_while_a_checkpoint_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the checkpoint is written whole, then the interrupt ends the command as any Ctrl-C does (not with the
+    # traceback of a half-closed archive), and the note says what the file holds
+    real, checkpoints = np.savez, []
+
+    def savez(file: Any, **arrays: Any) -> None:
+        if ".checkpoint.npz" in str(getattr(file, "name", "")):
+            checkpoints.append(file)
+            if len(checkpoints) == 2:  # the user's Ctrl-C, while the checkpoint of 40 games is written
+                signal.raise_signal(signal.SIGINT)
+        real(file, **arrays)
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in an interactive program
+    try:
+        monkeypatch.setattr(np, "savez", savez)
+        out = tmp_path / "w.npz"
+        status, _, err = run([*ARGV, "--out", str(out)], capsys)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert status == 130 and len(checkpoints) == 2, err
+    assert f"the checkpoint {checkpoint_path(out)} holds 40 of 60 games" in err and "Traceback" not in err
+    assert games_of(checkpoint_path(out)) == 40 and not list(tmp_path.glob("*.tmp"))
+
+
 def interruptible() -> None:
     # a suite started in the background of a non-interactive shell ignores SIGINT, and so would the child
     signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -11,17 +11,17 @@ from __future__ import annotations
 import copyreg
 import hashlib
 import os
-import tempfile
 import threading
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Optional, cast
+from typing import Optional, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import NardyError, field_error
+from ..files import write_npz
 from ..inputs import boolean
 from .layouts import check_checkers, layouts
 from .semantics import MAX_TURNS, SEMANTICS, semantics_of
@@ -117,20 +117,11 @@ def _read(path: Path, names: tuple[str, ...], shapes: list[tuple[int, ...]]) -> 
 def _write(path: Path, names: tuple[str, ...], arrays: Arrays) -> None:
     """Write a cache file atomically (a reader never sees half of one); a directory that cannot be written is
     no error: the table is simply not cached."""
-    temporary: Optional[str] = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(handle, "wb") as out:
-            payload: dict[str, Any] = {"sha256": np.array(_digest(path.name, arrays)), **dict(zip(names, arrays))}
-            np.savez(out, **payload)
-        os.replace(temporary, path)
+        write_npz(path, {"sha256": np.array(_digest(path.name, arrays)), **dict(zip(names, arrays))})
     except OSError:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+        pass
 
 
 def _cache_flag(cache: object) -> bool:

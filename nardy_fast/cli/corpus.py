@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import numpy as np
-
 from .. import Position, corpus
+from ..files import write_npz
 from .parser import Parser, errors_of, integer
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
@@ -36,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
     with errors_of("--size"):
         arrays = corpus.build(Position, args.size)
     target = Path(__file__).parent.parent / "data" / "corpus.npz"
-    np.savez_compressed(target, **arrays)  # type: ignore[arg-type]
+    write_npz(target, arrays, compressed=True)
     print(f"wrote {target} ({args.size} positions per variant)")
     return 0

@@ -14,7 +14,7 @@ from typing import Any, Optional
 from .. import IMPLEMENTATION, VARIANTS
 from ..errors import quote
 from ..training import TrainingConfig, check_config, train
-from ..training.trainer import checkpoint_path, log_path
+from ..training.trainer import checkpoint_path, log_path, resumable_games
 from .parser import Parser, UsageError, errors_of
 from .progress import Progress, progress_option, progress_stream
 
@@ -231,14 +231,12 @@ def run(args: argparse.Namespace) -> int:
         config = check_config(args.variant, args.games, **options)
     check = checkpoint_path(args.out)
     stream = progress_stream(args.progress)
-    saved: Optional[int] = None  # the games of the latest checkpoint this run knows of
     resumed = 0  # the games the checkpoint resumed held: the bar counts this run's
     bar: Optional[Progress] = None
     with contextlib.ExitStack() as stack:
 
         def progress(done: int, games: int) -> None:
-            nonlocal saved, resumed, bar
-            saved = done
+            nonlocal resumed, bar
             if bar is None:  # the first call: arguments, output path and checkpoint are checked
                 print(_header(config, args), flush=True)
                 if done:
@@ -274,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
             raise
         except KeyboardInterrupt:
             stack.close()  # the bar's line ends before the note
+            saved = resumable_games(args.out, config)
             if saved:
                 again = (
                     "the same command without --no-resume" if not args.resume else "the same command again"

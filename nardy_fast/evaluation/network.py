@@ -54,6 +54,7 @@ import numpy.typing as npt
 
 from ..encodings import SCHEMES, td_units
 from ..errors import NardyError, field_error
+from ..files import write_npz
 from ..inputs import choice
 from ..variants import VARIANTS
 from .builtin import Builtin
@@ -237,18 +238,11 @@ class Network(Builtin):
             raise field_error(NardyError, "out", "must be a path", path) from None
         meta = {"variant": self.variant, "scheme": SCHEME, "hidden": self.hidden, "sha256": self.sha256}
         meta["training"] = self.training
-        temporary = target.with_name(target.name + ".tmp")
         try:
-            with open(temporary, "wb") as handle:
-                np.savez(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **self._arrays)  # type: ignore[arg-type]
-            os.replace(temporary, target)
+            write_npz(target, {"meta": np.array(json.dumps(meta, sort_keys=True)), **self._arrays})
         except (OSError, ValueError) as error:
-            temporary.unlink(missing_ok=True)
             reason = error.strerror if isinstance(error, OSError) else str(error)
             raise field_error(NardyError, "out", f"cannot be written ({reason})", str(target)) from None
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
 
     @classmethod
     def load(cls, path: object) -> Network:

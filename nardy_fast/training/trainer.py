@@ -38,6 +38,7 @@ import numpy as np
 from .. import layout
 from ..errors import NardyError, field_error
 from ..evaluation.network import INPUTS, MAX_HIDDEN, MAX_WEIGHT, SCHEME, Network
+from ..files import write_npz
 from ..inputs import boolean, choice, integer
 from ..playouts import MAX_THREADS
 from ..policies import Greedy
@@ -45,7 +46,7 @@ from ..variants import VARIANTS
 from .model import Adam, Params, gradients, initial
 from .targets import lambda_returns
 
-__all__ = ["TrainingConfig", "check_config", "train", "checkpoint_path", "log_path", "EVAL_SEED"]
+__all__ = ["TrainingConfig", "check_config", "train", "checkpoint_path", "log_path", "resumable_games", "EVAL_SEED"]
 
 #: The seed of the dice of the strength checks, the same at every check so that they compare.
 EVAL_SEED = 12345
@@ -186,11 +187,8 @@ class _State:
         meta["scheme"], meta["step"], meta["iterations"] = SCHEME, self.adam.step, self.iterations
         arrays = {**self.params, **{f"m_{k}": v for k, v in self.adam.m.items()}}
         arrays.update({f"v_{k}": v for k, v in self.adam.v.items()})
-        temporary = path.with_name(path.name + ".tmp")
         try:
-            with open(temporary, "wb") as handle:
-                np.savez(handle, meta=np.array(json.dumps(meta)), **arrays)  # type: ignore[arg-type]
-            os.replace(temporary, path)
+            write_npz(path, {"meta": np.array(json.dumps(meta)), **arrays})
         except OSError as error:
             raise field_error(NardyError, "out", f"cannot be written ({error.strerror})", str(path)) from None
 
@@ -233,6 +231,21 @@ class _State:
             raise field_error(
                 NardyError, "checkpoint", f"is not a training checkpoint ({error})", str(path)
             ) from None
+
+
+def resumable_games(out: Path, config: TrainingConfig) -> int:
+    """The games held by the checkpoint of a training to ``out`` that a training of ``config`` would resume:
+    0 when there is none, or it cannot be read, or it was made with other settings. Read from the file, so
+    that what a program says of an interrupted training is what the file holds, whenever the interrupt came."""
+    check = checkpoint_path(out)
+    if not check.exists():
+        return 0
+    state = _State(config)
+    try:
+        state.load(check, config)
+    except NardyError:
+        return 0
+    return state.done
 
 
 def _network(state: _State, config: TrainingConfig, training: Optional[dict[str, Any]] = None) -> Network:
