@@ -14,7 +14,6 @@ import contextlib
 import os
 import secrets
 import signal
-import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import FrameType
@@ -31,9 +30,6 @@ def interrupts_held() -> Iterator[None]:
 
     Only Python's own SIGINT handler is held, and only on the main thread (the one thread signals reach): a
     handler the program installed itself is left alone, and so are other threads."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     handler = signal.getsignal(signal.SIGINT)
     if handler is not signal.default_int_handler:
         yield
@@ -43,7 +39,11 @@ def interrupts_held() -> Iterator[None]:
     def hold(signum: int, frame: Optional[FrameType]) -> None:
         arrived.append((signum, frame))
 
-    signal.signal(signal.SIGINT, hold)
+    try:
+        signal.signal(signal.SIGINT, hold)
+    except ValueError:  # off the main thread (or in a subinterpreter), where handlers cannot be set
+        yield
+        return
     try:
         yield
     finally:
