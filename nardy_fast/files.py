@@ -58,9 +58,10 @@ def write_npz(path: Path, arrays: Mapping[str, Any], compressed: bool = False) -
     is raised with no temporary file left behind."""
     save = np.savez_compressed if compressed else np.savez
     with interrupts_held():
-        # a name of its own for each writer, so that two writing one path never write one temporary file;
-        # made by open() rather than mkstemp so that it has the permissions the user's umask gives
-        temporary = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp")
+        # a name of its own for each writer, so that two writing one path never write one temporary file, and
+        # short enough for any name the target may have (255 bytes); made by open() rather than mkstemp so that
+        # it has the permissions the user's umask gives
+        temporary = path.with_name(f"{path.name[:200]}.{secrets.token_hex(6)}.tmp")
         out = open(temporary, "xb")
         try:
             with out:

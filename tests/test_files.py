@@ -128,3 +128,9 @@ def test_a_directory_that_cannot_be_written_raises_and_leaves_nothing(tmp_path: 
     with pytest.raises(FileNotFoundError):
         write_npz(tmp_path / "missing" / "w.npz", arrays(1.0))
     assert os.listdir(tmp_path) == []
+
+
+def test_a_name_as_long_as_the_system_allows_is_written(tmp_path: Path) -> None:
+    path = tmp_path / ("w" * 251 + ".npz")  # 255 bytes, the longest name of most file systems
+    write_npz(path, arrays(1.0))
+    assert read(path) == 1.0 and os.listdir(tmp_path) == [path.name]
