@@ -14,7 +14,7 @@ surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network e
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 cimport cython
 from cpython.pycapsule cimport (PyCapsule_GetContext, PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_New,
                                 PyCapsule_SetContext)
@@ -59,6 +59,12 @@ cdef extern from "net_kernel.h" nogil:
                         int nterms, const float *xs, const float * const *rows, int nrows, const float *w2t,
                         const float *b2, int nh)
     int nardy_net_choose()
+
+cdef extern from "plain_rows.h" nogil:
+    # a crazy ladder's rows in SSE2 where the processor has it (results.pxi, plain_row)
+    bint NARDY_ROWS_SIMD
+    void nardy_plain_row(const uint64_t *w, const uint64_t *yroot, uint64_t word3, const uint64_t *base, int col,
+                         void *row)
 
 cdef extern from "Python.h":
     # not ``cpython.exc``'s declaration: that one makes Cython report and clear, in a ``noexcept`` function,

@@ -197,13 +197,14 @@ cdef inline uint64_t spread(uint64_t nibbles) noexcept nogil:
 
 
 cdef inline uint64_t x_key(const uint64_t *kxb, const uint64_t *w) noexcept nogil:
-    """The key of X's counts, bar and off in the board ``w`` (a node's): one table read per byte."""
-    cdef uint64_t key = 0, lo = w[0], hi = w[1]
+    """The key of X's counts, bar and off in the board ``w`` (a node's): one table read per byte, the bytes read
+    from memory (a machine of one byte order: nardy_compat.h), which costs a load each where cutting them out
+    of the words cost a shift and a mask."""
+    cdef const uint8_t *b = <const uint8_t *> w
+    cdef uint64_t key = 0
     cdef int j
-    for j in range(8):
-        key ^= kxb[j * 256 + ((lo >> (8 * j)) & 0xFF)]
-    for j in range(5):
-        key ^= kxb[(8 + j) * 256 + ((hi >> (8 * j)) & 0xFF)]
+    for j in range(13):
+        key ^= kxb[j * 256 + b[j]]
     return key
 
 

@@ -55,14 +55,18 @@ cdef inline void store_word(Pos *row, int index, uint64_t word) noexcept nogil:
     memcpy((<char *> row) + 8 * index, &word, 8)
 
 
-cdef inline void row_tail(Pos *row, uint32_t u, const uint64_t *base, int col) noexcept nogil:
-    """Words 3 to 7 of a result's row: the bars and X's off from ``u``, the bytes ``Result.b[24..27]`` (M24,
-    X's bar, Y's bar, X's off), laid into ``base``'s (the eight words of the row searched, or of its first
-    result); row bytes 24..27 are bar[0], bar[1], off[0], off[1]."""
+cdef inline uint64_t tail_word(uint32_t u, const uint64_t *base, int col) noexcept nogil:
+    """Word 3 of a result's row: the bars and X's off from ``u``, the bytes ``Result.b[24..27]`` (M24, X's bar,
+    Y's bar, X's off), laid into ``base``'s (the eight words of the row searched, or of its first result); row
+    bytes 24..27 are bar[0], bar[1], off[0], off[1]."""
     if col == 0:
-        store_word(row, 3, (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8))
-    else:
-        store_word(row, 3, (base[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u))
+        return (base[3] & 0xFFFFFFFFFF000000ULL) | (u >> 8)
+    return (base[3] & 0xFFFFFFFF00FF0000ULL) | ((u >> 16) & 0xFF) | (u & 0xFF00FF00u)
+
+
+cdef inline void row_tail(Pos *row, uint32_t u, const uint64_t *base, int col) noexcept nogil:
+    """Words 3 to 7 of a result's row: ``tail_word``, then ``base``'s."""
+    store_word(row, 3, tail_word(u, base, col))
     store_word(row, 4, base[4])
     store_word(row, 5, base[5])
     store_word(row, 6, base[6])
@@ -104,14 +108,31 @@ cdef inline const Result *result_at(const Gen *g, int32_t i, Result *made) noexc
     return made
 
 
+cdef inline void plain_row_words(const Gen *g, const uint64_t *w, const uint64_t *base, int col, Pos *row
+                                 ) noexcept nogil:
+    """The row of a crazy ladder's result whose board words are ``w`` (``plain_result`` and ``result_row``
+    without a ``Result``), in scalar words."""
+    cdef uint64_t pts[3]
+    plain_points(g.yroot, w[0], w[1], pts)
+    words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(<uint8_t> g.b[YBAR], pts[2], w[1]), base, row, col, True)
+
+
+cdef inline void plain_row(const Gen *g, const uint64_t *w, const uint64_t *base, int col, Pos *row) noexcept nogil:
+    """``plain_row_words``, in SSE2 where the processor has it (``nardy_plain_row``, plain_rows.h)."""
+    if NARDY_ROWS_SIMD:
+        # plain_tail's M24 byte is not in the tail word
+        nardy_plain_row(w, g.yroot, tail_word(<uint32_t> plain_tail(<uint8_t> g.b[YBAR], 0, w[1]), base, col), base,
+                        col, row)
+    else:
+        plain_row_words(g, w, base, col, row)
+
+
 cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uint64_t *template,
                                           uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras,
                                           int extra, int col) noexcept nogil:
     """``unfinished_rows`` for a crazy ladder's results (``g.plain``): the rows and keys made from X's words, as
     ``plain_result`` and ``result_row`` would make them, without a ``Result`` each."""
     cdef int32_t i = start, end = g.nres
-    cdef uint64_t w1
-    cdef uint64_t pts[3]
     cdef uint64_t base[8]
     cdef const Node *n = g.plain
     memcpy(base, template, sizeof(base))  # a local copy, which the rows' stores cannot change
@@ -119,16 +140,53 @@ cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uin
     while i < end:
         if count_at(&n[i], NIB_OFF) == 15:
             break
-        w1 = n[i].w[1]
-        plain_points(g.yroot, n[i].w[0], w1, pts)
-        words_row(pts[0], pts[1], pts[2], <uint32_t> plain_tail(<uint8_t> g.b[YBAR], pts[2], w1), base, &rows[i],
-                  col, True)
+        plain_row(g, n[i].w, base, col, &rows[i])
         if keys != NULL:
             keys[i] = x_key(g.kxb, n[i].w) ^ template_key
         if extras != NULL:
             extras[i] = extra
         i += 1
     return i
+
+
+cdef void _check_plain_rows() except *:
+    """``nardy_plain_row`` makes the rows of ``plain_row_words``: boards of every count on each point and each off
+    count, under Y's checkers and bar, for both colours."""
+    cdef Gen g
+    cdef uint64_t w[2]
+    cdef uint64_t base[8]
+    cdef Pos rows[2]
+    cdef uint64_t state = 0x9E3779B97F4A7C15ULL
+    cdef int trial, m, col
+    cdef uint8_t count
+    if not NARDY_ROWS_SIMD:
+        return
+    memset(&g, 0, sizeof(Gen))
+    for trial in range(512):
+        w[0] = 0
+        w[1] = 0
+        memset(g.yroot, 0, sizeof(g.yroot))
+        for m in range(24):
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL
+            count = <uint8_t> ((state >> 33) & 15)
+            if count:
+                w[m >> 4] |= <uint64_t> count << (4 * (m & 15))
+            elif (state >> 40) & 1:
+                (<uint8_t *> g.yroot)[m] = <uint8_t> (-<int> (1 + ((state >> 41) & 14)))
+        w[1] |= <uint64_t> (trial & 15) << (4 * (NIB_OFF - 16))
+        g.b[YBAR] = <int8_t> ((trial >> 4) & 15)
+        for m in range(8):
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL
+            base[m] = state
+        for col in range(2):
+            plain_row_words(&g, w, base, col, &rows[0])
+            plain_row(&g, w, base, col, &rows[1])
+            if memcmp(&rows[0], &rows[1], sizeof(Pos)) != 0:
+                raise ImportError("nardy_fast._core: a crazy ladder's row in SSE2 differs from its scalar row "
+                                  f"(trial {trial}, colour {col})")
+
+
+_check_plain_rows()
 
 
 cdef inline bint result_finished(const Gen *g, int32_t i) noexcept nogil:
