@@ -38,6 +38,7 @@ cdef enum:
     STAGE = 256        # children made before their probes, which then overlap
     PREFETCH = 16
     STAGE_ROOM = 64    # the most children of one node: 2 values at each of 15 points, 2 specials, 2 entries
+    TICKS_AT_ONCE = 256  # nodes plain_level counts before it adds them to the work (ticks)
 
 
 ctypedef struct Stage:
@@ -234,6 +235,7 @@ cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage 
     # the node's, see STEP_W)
     cdef int head_floor = max(<int> g.b[HEAD], 0) - g.head_limit
     cdef uint32_t head_closed
+    cdef uint32_t expanded = 0  # nodes not yet counted (tick)
     cdef uint32_t allowed, normal, bear, xmask
     cdef uint64_t w0, w1, a0, a1, origin
     cdef const uint64_t *sw = STEP_W[v]
@@ -254,9 +256,12 @@ cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage 
         head_closed = <uint32_t> (<int> ((w1 >> (4 * (HEAD - 17))) & 15) <= head_floor) << (HEAD - 1)
         normal = xmask & allowed & lands & ~head_closed
         origin = <uint32_t> i
+        # the sources from the highest, as the lowest bits of the mask reversed (bit 24 - src): clearing the lowest
+        # bit is one short step, where clearing the highest waited on the bit scan
+        normal = (REV12[normal & 0xFFF] << 12) | REV12[normal >> 12]
         while normal:
-            src = hibit(normal) + 1
-            normal ^= 1u << (src - 1)
+            src = 24 - ctz(normal)
+            normal &= normal - 1
             a0 = w0 + sw[2 * src]
             a1 = w1 + sw[2 * src + 1]
             st.w0[k] = a0
@@ -277,8 +282,11 @@ cdef int plain_level(Gen *g, const NodeBuf *cur, NodeBuf *nxt, int level, Stage 
             k = 0
             if g.limit and nxt.n > g.limit:
                 return E_LIMIT
-        if tick(g) < 0:
-            st.n = k
-            return E_SIGNAL
+        expanded += 1
+        if expanded == TICKS_AT_ONCE:
+            expanded = 0
+            if ticks(g, TICKS_AT_ONCE) < 0:
+                st.n = k
+                return E_SIGNAL
     st.n = k
-    return 0
+    return E_SIGNAL if ticks(g, expanded) < 0 else 0

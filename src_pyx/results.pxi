@@ -127,9 +127,8 @@ cdef inline void plain_row(const Gen *g, const uint64_t *w, const uint64_t *base
         plain_row_words(g, w, base, col, row)
 
 
-cdef inline int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uint64_t *template,
-                                          uint64_t template_key, Pos *rows, uint64_t *keys, uint8_t *extras,
-                                          int extra, int col) noexcept nogil:
+cdef int32_t plain_unfinished_rows(const Gen *g, int32_t start, const uint64_t *template, uint64_t template_key,
+                                   Pos *rows, uint64_t *keys, uint8_t *extras, int extra, int col) noexcept nogil:
     """``unfinished_rows`` for a crazy ladder's results (``g.plain``): the rows and keys made from X's words, as
     ``plain_result`` and ``result_row`` would make them, without a ``Result`` each."""
     cdef int32_t i = start, end = g.nres
