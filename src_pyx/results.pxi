@@ -1,5 +1,6 @@
 # The next state of each result (docs/rules.md, What follows a move; remainder: Gulbar transfers; extra
-# roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time.
+# roll: Six-one extra roll, Gulbar extra roll), written as packed rows a word at a time (a crazy ladder's in
+# SSE2 where the processor has it: plain_rows.h).
 # Uses: tables, numbering, frontier, gate.
 # Offers: is_over, result_at, result_pos, write_results, game_points.
 
