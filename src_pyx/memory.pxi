@@ -224,7 +224,7 @@ cdef inline int tick(Gen *g) noexcept nogil:
 cdef inline int ticks(Gen *g, uint32_t count) noexcept nogil:
     """``tick`` ``count`` times at once (``count`` at most ``TICK_MASK + 1``), for a loop that counts its units in
     a local: a crazy ladder's level search, whose stores through other pointers made the compiler load and
-    store ``g.ticks`` for each node (1.3% of the crazy corpus's instructions)."""
+    store ``g.ticks`` for each node (0.5% of the crazy corpus's instructions)."""
     cdef uint32_t before = g.ticks
     g.ticks += count
     return tick_block() if ((before ^ g.ticks) & ~<uint32_t> TICK_MASK) else 0
