@@ -563,11 +563,23 @@ def naive_returns(
     return out
 
 
+def nested_values(n: int, seed: int) -> npt.NDArray[np.float64]:
+    """``n`` random outcome vectors, nested as values are (``flipped`` refuses others): win, then mars and koks
+    as fractions of the win, the losses with mars and koks as fractions of the loss."""
+    r = np.random.default_rng(seed).random((n, 5))
+    values = np.empty_like(r)
+    values[:, 0] = r[:, 0]
+    values[:, 1] = values[:, 0] * r[:, 1]
+    values[:, 2] = values[:, 1] * r[:, 2]
+    values[:, 3] = (1 - values[:, 0]) * r[:, 3]
+    values[:, 4] = values[:, 3] * r[:, 4]
+    return values
+
+
 @pytest.mark.parametrize(("variant", "seed"), [("short", 1), ("gulbar", 2), ("crazy", 3)])
 def test_lambda_returns_of_played_games(variant: str, seed: int) -> None:
     trajectories = played(variant, 6, seed)
-    rng = np.random.default_rng(seed)
-    values = rng.random((len(trajectories.rows), 5))
+    values = nested_values(len(trajectories.rows), seed)
     last = trajectories.offsets[1:] - 1
     # lambda 1: each row's return is its game's last value, from the row's side
     mc = lambda_returns(trajectories, values, 1.0)

@@ -3,16 +3,19 @@ many threads ask at once and shared by all of them, and optionally on disk under
 checked against a checksum when read back (a file that does not match is built again and rewritten).
 
 The cache directory is ``$NARDY_FAST_CACHE`` when set, else ``$XDG_CACHE_HOME/nardy_fast``, else
-``~/.cache/nardy_fast``.
+``~/.cache/nardy_fast``. A cache file is read by :func:`nardy_fast.files.read_npz` (its members' exact shapes
+checked before they are read) and written by :func:`nardy_fast.files.write_npz`; a file that cannot be read
+(damaged, of other shapes, a FIFO) is treated as missing and the table built again, and one that cannot be
+written (a directory or a special file in its place) leaves the table uncached.
 """
 
 from __future__ import annotations
 
 import copyreg
 import hashlib
+import math
 import os
 import threading
-import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Optional, cast
@@ -21,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import NardyError, field_error
-from ..files import write_npz
+from ..files import Member, read_npz, write_npz
 from ..inputs import boolean
 from .layouts import check_checkers, layouts
 from .semantics import MAX_TURNS, SEMANTICS, semantics_of
@@ -103,12 +106,14 @@ def _digest(name: str, arrays: Arrays) -> str:
 def _read(path: Path, names: tuple[str, ...], shapes: list[tuple[int, ...]]) -> Optional[Arrays]:
     """The arrays of a cache file, or None when it is missing, unreadable, not of the expected ``shapes`` or
     does not match its checksum."""
+    members = {name: Member("f", 8, math.prod(shape), shape=shape) for name, shape in zip(names, shapes)}
+    members["sha256"] = Member("U", 4 * 64, 1, shape=())
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = tuple(np.array(data[name], dtype=np.float64) for name in names)
-            digest = str(data["sha256"])
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        data = read_npz(path, "cache", "is not a table", members)
+    except NardyError:
         return None
+    arrays = tuple(np.array(data[name], dtype=np.float64) for name in names)
+    digest = str(data["sha256"])
     if [a.shape for a in arrays] != shapes:
         return None
     return arrays if digest == _digest(path.name, arrays) else None
@@ -119,8 +124,9 @@ def _write(path: Path, names: tuple[str, ...], arrays: Arrays) -> None:
     no error: the table is simply not cached."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_npz(path, {"sha256": np.array(_digest(path.name, arrays)), **dict(zip(names, arrays))})
-    except OSError:
+        arrays_of = {"sha256": np.array(_digest(path.name, arrays)), **dict(zip(names, arrays))}
+        write_npz(path, arrays_of, field="cache")
+    except (OSError, NardyError):  # NardyError: a directory or a special file where the file would be
         pass
 
 

@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 from .. import Position, corpus
+from ..errors import NardyError, field_error
 from ..files import write_npz
-from .parser import Parser, errors_of, integer
+from .parser import Parser, UsageError, errors_of, integer
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
@@ -35,6 +36,12 @@ def run(args: argparse.Namespace) -> int:
     with errors_of("--size"):
         arrays = corpus.build(Position, args.size)
     target = Path(__file__).parent.parent / "data" / "corpus.npz"
-    write_npz(target, arrays, compressed=True)
+    try:
+        write_npz(target, arrays, compressed=True, field="corpus")
+    except OSError as error:  # the package's directory read-only, say: one line, not a traceback
+        problem = f"cannot be written ({error.strerror})"
+        raise UsageError(str(field_error(NardyError, "corpus", problem, str(target)))) from None
+    except NardyError as error:
+        raise UsageError(str(error)) from None
     print(f"wrote {target} ({args.size} positions per variant)")
     return 0

@@ -33,7 +33,11 @@ that variant.
 Weights files are ``.npz`` archives (read without pickles) of float32 arrays ``w1``, ``b1``, ``w2``, ``b2``
 and a JSON string ``meta``: ``variant``, ``scheme``, ``hidden``, the ``sha256`` of the four arrays' bytes in
 that order, and ``training`` (how they were made: command, seed, games, seconds). Loading checks all of it;
-a missing, unreadable or corrupt file is a :class:`~nardy_fast.NardyError` naming ``weights``.
+a missing, unreadable or corrupt file is a :class:`~nardy_fast.NardyError` naming ``weights``. The file is
+read by :func:`nardy_fast.files.read_npz`: only those five members, each within its bounds before it is
+read (a header claiming a huge shape, a member inflating to gigabytes, cost nothing). A ``training`` record
+is JSON of at most :data:`MAX_TRAINING_DEPTH` levels and :data:`MAX_TRAINING_CHARS` characters, integers
+within +-2**64 and finite numbers, when a network is made as when it is loaded: what is saved loads.
 """
 
 from __future__ import annotations
@@ -41,9 +45,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tokenize
-import zipfile
-import zlib
 from dataclasses import FrozenInstanceError
 from functools import cache
 from pathlib import Path
@@ -54,12 +55,13 @@ import numpy.typing as npt
 
 from ..encodings import SCHEMES, td_units
 from ..errors import NardyError, field_error
-from ..files import write_npz
+from ..files import MAX_JSON_INT, Member, parse_json, read_npz, write_npz
 from ..inputs import choice
 from ..variants import VARIANTS
 from .builtin import Builtin
 
-__all__ = ["SCHEME", "INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR"]
+__all__ = ["SCHEME", "INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR",
+           "MAX_TRAINING_DEPTH", "MAX_TRAINING_CHARS"]
 
 #: The encoding the network reads, and its width.
 SCHEME = "nardy"
@@ -76,6 +78,18 @@ MAX_WEIGHT = 1e6
 ARRAYS = ("w1", "b1", "w2", "b2")
 #: Where the shipped weights are: one ``<variant>.npz`` per variant.
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "nets"
+#: The most levels of lists and dicts a ``training`` record may nest (the record itself is the first).
+MAX_TRAINING_DEPTH = 32
+#: The most characters of a ``training`` record as JSON.
+MAX_TRAINING_CHARS = 1 << 20
+#: The most characters of a weights file's ``meta`` (its ``training`` and a few short fields).
+_META_CHARS = MAX_TRAINING_CHARS + 4096
+#: What a weights file's members may be (``read_npz``): real arrays no larger than the largest network's
+#: (their exact shapes are checked after), and the JSON text ``meta``.
+_MEMBERS = {
+    **{key: Member("biufc", 16, INPUTS * MAX_HIDDEN, required=False) for key in ("w1", "b1", "w2", "b2")},
+    "meta": Member("U", 4 * _META_CHARS, 1, shape=()),
+}
 
 Weights = npt.NDArray[np.float32]
 
@@ -125,16 +139,44 @@ def _checked_arrays(arrays: dict[str, object], name: str) -> dict[str, Weights]:
     return out
 
 
+def _json_bounds(value: object) -> Optional[str]:
+    """What puts ``value`` past a ``training`` record's bounds (the module docstring), or None; walked without
+    recursion, so that a record nested 100,000 deep is refused, not a ``RecursionError``."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > MAX_TRAINING_CHARS:
+            return f"has more than {MAX_TRAINING_CHARS} values"
+        if isinstance(item, (dict, list, tuple)):
+            if depth > MAX_TRAINING_DEPTH:
+                return f"nests deeper than {MAX_TRAINING_DEPTH} levels"
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        elif isinstance(item, float) and not np.isfinite(item):
+            return "holds a number that is not finite"
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= MAX_JSON_INT:
+            return "holds an integer past 2**64"
+    return None
+
+
 def _training(value: object) -> dict[str, Any]:
-    """How weights were made: a dict of JSON values (a copy of our own), else an error naming ``training``."""
+    """How weights were made: a dict of JSON values within bounds (a copy of our own), else an error naming
+    ``training``."""
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise field_error(NardyError, "training", "must be a dict of JSON values or None", value)
+    bounds = _json_bounds(value)
+    if bounds is not None:
+        raise field_error(NardyError, "training", bounds, "<a dict>")
     try:
-        copied = json.loads(json.dumps(value))
+        text = json.dumps(value, allow_nan=False)
+        copied = json.loads(text)
     except (TypeError, ValueError):
         raise field_error(NardyError, "training", "must be a dict of JSON values or None", value) from None
+    if len(text) > MAX_TRAINING_CHARS:
+        raise field_error(NardyError, "training", f"is more than {MAX_TRAINING_CHARS} characters of JSON", "<a dict>")
     assert isinstance(copied, dict)
     return copied
 
@@ -240,6 +282,8 @@ class Network(Builtin):
         meta["training"] = self.training
         try:
             write_npz(target, {"meta": np.array(json.dumps(meta, sort_keys=True)), **self._arrays})
+        except NardyError:
+            raise
         except (OSError, ValueError) as error:
             reason = error.strerror if isinstance(error, OSError) else str(error)
             raise field_error(NardyError, "out", f"cannot be written ({reason})", str(target)) from None
@@ -252,14 +296,10 @@ class Network(Builtin):
             where = os.fspath(path)  # type: ignore[call-overload]
         except TypeError:
             raise field_error(NardyError, "weights", "must be a path", path) from None
+        arrays = read_npz(where, "weights", "is not a weights file", _MEMBERS)
         try:
-            with np.load(where, allow_pickle=False) as archive:
-                arrays = {key: archive[key] for key in archive.files}
-            meta = json.loads(str(arrays.pop("meta")))
-        except FileNotFoundError:
-            raise field_error(NardyError, "weights", "no such file", str(where)) from None
-        except (OSError, ValueError, KeyError, EOFError, TypeError, RuntimeError, zipfile.BadZipFile, tokenize.TokenError, zlib.error) as error:
-            # a damaged archive fails in any of zipfile's, zlib's or the .npy header parser's ways
+            meta = parse_json(str(arrays.pop("meta")))
+        except ValueError as error:
             raise field_error(NardyError, "weights", f"is not a weights file ({error})", str(where)) from None
         if not isinstance(meta, dict) or meta.get("scheme") != SCHEME:
             raise field_error(NardyError, "weights", f"are not weights of a {SCHEME!r} network", str(where))
@@ -267,6 +307,9 @@ class Network(Builtin):
         if checksum(checked) != meta.get("sha256"):
             raise field_error(NardyError, "weights", "do not match their checksum (the file is corrupt)", str(where))
         training = meta.get("training")
+        bounds = _json_bounds(training)
+        if bounds is not None:
+            raise field_error(NardyError, "weights", f"have a training record that {bounds}", str(where))
         variant = choice(meta.get("variant"), VARIANTS)
         if variant is None:
             raise field_error(NardyError, "weights", "are for no known variant", str(where))
