@@ -15,7 +15,7 @@ for a batch of positions, whoever asks.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Optional, Union
 
 import numpy as np
@@ -29,13 +29,13 @@ from .evaluation.evaluators import (
     Evaluator,
     EvaluatorLike,
     check_served,
-    evaluate_rows,
     resolve_evaluator,
     tables_for,
 )
 from .evaluation.search import MAX_PLIES, Search, equity_of, ranking, seen_from
 from .game import POLICIES
 from .inputs import choice, integer
+from .move import uninitialised_error
 
 if TYPE_CHECKING:
     from .implementation import Implementation
@@ -51,6 +51,8 @@ __all__ = [
     "resolve_policy",
     "check_plies",
     "check_choices",
+    "read_choices",
+    "choices_problem",
     "greedy_choices",
     "bind",
     "hint_moves",
@@ -77,7 +79,8 @@ class Greedy:
     move of :meth:`Position.hint`. ``evaluator`` (by default ``"net"``, the network shipped for the game's
     variant) is a built-in evaluator's name (``"net"``, ``"heuristic"``,
     ``"pubeval"``, ``"race"``) or any object with an ``evaluate(rows)`` method. Built-in evaluators play in C
-    without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games."""
+    without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games (per
+    level of a deeper search), with up to :data:`~nardy_fast.evaluation.search.CHUNK` rows at a time."""
 
     evaluator: EvaluatorLike = "net"
     plies: int = 0
@@ -87,9 +90,21 @@ class Greedy:
         object.__setattr__(self, "resolved", resolve_evaluator(self.evaluator))
         object.__setattr__(self, "plies", check_plies(self.plies))
 
+    def __getattr__(self, name: str) -> object:
+        # only for fields never set: a Greedy made with __new__ alone (their class defaults are removed below)
+        if name in _GREEDY_FIELDS:
+            raise uninitialised_error("Greedy")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __repr__(self) -> str:
         return f"Greedy({self.evaluator!r}, plies={self.plies})"
 
+
+_GREEDY_FIELDS = frozenset(f.name for f in fields(Greedy))
+# The defaults stay in __init__'s signature; as class attributes they would be read from a Greedy made with
+# __new__ alone, as if it had been made with them.
+for _name in ("evaluator", "plies"):
+    delattr(Greedy, _name)
 
 PolicyLike = Union[str, Greedy, "Policy"]
 
@@ -148,7 +163,7 @@ def greedy_choices(
     owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
     search = Search(record, greedy.resolved)
     if greedy.plies == 0:
-        values = seen_from(rows, owners, children, evaluate_rows(record, children, greedy.resolved, rows[owners]))
+        values = seen_from(rows, owners, children, search.evaluate(children, rows[owners]))
         return record.segment_argmax(equity_of(values), offsets)
     picks = np.zeros(len(rows), dtype=np.int64)
     builtin = greedy.resolved if isinstance(greedy.resolved, Builtin) else None
@@ -171,6 +186,7 @@ def resolve_policy(value: object, name: str = "policy", evaluators: bool = False
     ``evaluators``, an evaluator (a built-in's name or an object with ``evaluate``) is its 0-ply
     :class:`Greedy`."""
     if isinstance(value, Greedy):
+        value.resolved  # noqa: B018 - a Greedy made with __new__ alone is refused here, not in the games
         return PolicySpec("greedy", greedy=value)
     if isinstance(value, str):
         known = choice(value, POLICIES)
@@ -197,19 +213,41 @@ def check_choices(
     started, say), and a choice checked must be the choice played. The errors name ``field``, their problems
     ``wrong_shape`` (formatted with ``n``) and ``wrong_choice`` (with ``choice``, ``moves``, ``i`` and, given
     ``slots``, the game's ``slot``)."""
-    try:
-        array = np.array(choices)
-    except (ValueError, TypeError):
-        array = np.zeros(0, dtype=object)
-    if array.shape != counts.shape or array.dtype.kind not in "iu":
-        raise field_error(NardyError, field, wrong_shape.format(n=len(counts)), choices)
-    wrong = (array < 0) | (array >= counts)
-    if wrong.any():
-        i = int(np.argmax(wrong))
-        slot = -1 if slots is None else int(slots[i])
-        problem = wrong_choice.format(choice=int(array[i]), moves=int(counts[i]), i=i, slot=slot)
+    array = read_choices(choices)
+    problem = choices_problem(array, counts, wrong_shape, wrong_choice, slots)
+    if problem is not None:
         raise field_error(NardyError, field, problem, choices)
     return array.astype(np.int64, copy=False)
+
+
+def read_choices(choices: object) -> npt.NDArray[np.generic]:
+    """``choices`` read once into an array of our own (an object array for what NumPy cannot convert): the
+    one place their user code (``__array__``, ``__len__``, ``__getitem__``) runs, so that a caller holding a
+    lock reads them before taking it."""
+    try:
+        return np.array(choices)
+    except (ValueError, TypeError):
+        return np.zeros(0, dtype=object)
+
+
+def choices_problem(
+    array: npt.NDArray[np.generic],
+    counts: npt.NDArray[np.int64],
+    wrong_shape: str,
+    wrong_choice: str,
+    slots: Optional[npt.NDArray[np.int64]] = None,
+) -> Optional[str]:
+    """What is wrong with choices read by :func:`read_choices` (:func:`check_choices`' problems), or ``None``:
+    no user code runs here, and the value is not quoted, so that a caller may check under a lock and raise
+    the error, quoting the caller's object, once the lock is released."""
+    if array.shape != counts.shape or array.dtype.kind not in "iu":
+        return wrong_shape.format(n=len(counts))
+    wrong = (array < 0) | (array >= counts)
+    if not wrong.any():
+        return None
+    i = int(np.argmax(wrong))
+    slot = -1 if slots is None else int(slots[i])
+    return wrong_choice.format(choice=int(array[i]), moves=int(counts[i]), i=i, slot=slot)
 
 
 def bind(record: Implementation, args: PlayoutArgs) -> PlayoutArgs:

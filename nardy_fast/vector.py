@@ -12,7 +12,9 @@ that playout's games, record for record. Each implementation binds it to its ker
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -23,13 +25,14 @@ from .errors import NardyError, field_error
 from .game import MAX_PLIES, RECORD, rolls_next
 from .inputs import boolean, integer
 from .lockstep import first_rolls, handed_out
+from .move import uninitialised_error
 from .playouts import MAX_BATCH, PlayoutOptions, Records, check_playout
-from .policies import check_choices as policy_choices
+from .policies import choices_problem, read_choices
 
 if TYPE_CHECKING:
     from .implementation import Kernels
 
-__all__ = ["MAX_GAMES", "LAST_NUMBER", "Finished", "Games", "check_choices"]
+__all__ = ["MAX_GAMES", "LAST_NUMBER", "Finished", "Games", "step_problem"]
 
 #: The most games one :class:`Games` holds: as many as a callable policy sees at once in a playout
 #: (:data:`~nardy_fast.playouts.MAX_BATCH`, ``2**20``), whose rows and children are all in memory together.
@@ -70,18 +73,36 @@ def _flag(value: object, name: str) -> bool:
     return checked
 
 
-def check_choices(choices: object, counts: Ints, slots: Ints) -> Ints:
-    """The choices of a step, checked as a callable policy's are (:func:`nardy_fast.policies.check_choices`):
-    one integer per unfinished game, each ``0 <= c < count``, read once into a copy of our own, which alone is
-    played."""
-    return policy_choices(
+def step_problem(choices: npt.NDArray[np.generic], counts: Ints, slots: Ints) -> Optional[str]:
+    """What is wrong with the choices of a step, already read once into a copy of our own
+    (:func:`nardy_fast.policies.read_choices`), checked as a callable policy's are
+    (:func:`nardy_fast.policies.check_choices`): one integer per unfinished game, each ``0 <= c < count``;
+    ``None`` when nothing is. No user code runs here: :meth:`Games.step` checks under its lock, and quotes the
+    caller's object in the error once the lock is released."""
+    return choices_problem(
         choices,
         counts,
-        "choices",
         "must be {n} integers, one per unfinished game (shape ({n},))",
         "has choice {choice} for a game with {moves} moves (choices[{i}], slot {slot})",
         slots,
     )
+
+
+class _Shown(str):
+    """A text quoted as it is (no quotes around it) in an error message's ``(got ...)``."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+#: The attributes every initialised :class:`Games` has: reading one that was never set is the error of an
+#: object made with ``__new__`` alone.
+_STATE = frozenset(
+    (
+        "_args", "_reset", "_keep", "_lock", "_depth", "_numbers", "_rows", "_rolls", "_drawn", "_plies", "_turns",
+        "_done", "_next", "_kept", "_children",
+    )
+)  # fmt: skip
 
 
 class Games:
@@ -117,7 +138,10 @@ class Games:
 
     Every game that ends is kept for :meth:`records` (about 90 bytes a game) unless ``keep_records=False``;
     :meth:`step` returns the games it ended either way. A ``Games`` may be used from several threads (one call
-    at a time; the compiled core searches the children without the GIL).
+    at a time: the others wait; the compiled core searches the children without the GIL). No code of the
+    caller's runs while a call holds the games (the choices are read and quoted outside), so a call on the
+    same thread meanwhile comes only from a gc callback, a signal handler or a finalizer: it is refused with a
+    :class:`~nardy_fast.NardyError` (``games: is in use ...``), where waiting would wait for ever.
     """
 
     #: The implementation's kernels (each implementation's subclass sets them).
@@ -147,11 +171,11 @@ class Games:
         self._args = check_playout(start, count, seed, options)
         self._reset = _flag(reset, "reset")
         self._keep = _flag(keep_records, "keep_records")
-        self._lock = threading.Lock()
+        # reentrant only so that a call on the thread holding it gets in and is refused (_using), never waits
+        self._lock = threading.RLock()
+        self._depth = 0  # 1 while a call holds the games
         self._numbers: Ints = np.arange(count, dtype=np.int64) + self._args.first_game
-        self._rows, self._rolls, self._drawn = first_rolls(
-            self._args, self._numbers, self._kernels.game_rolls
-        )
+        self._rows, self._rolls, self._drawn = first_rolls(self._args, self._numbers, self._kernels.game_rolls)
         self._plies = np.zeros(count, dtype=np.int32)
         self._turns = np.zeros(count, dtype=np.int32)
         self._done = np.zeros(count, dtype=bool)
@@ -160,6 +184,32 @@ class Games:
         # the children of the unfinished games as the kernel returned them, until the next step: a step after
         # children() plays the children it showed without searching again
         self._children: Optional[tuple[Ints, npt.NDArray[np.int8], Ints]] = None
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: games made with __new__ alone
+        if name in _STATE:
+            raise uninitialised_error("Games")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @contextmanager
+    def _using(self) -> Iterator[None]:
+        """Hold the games for one call: other threads wait; a call on this thread while another holds them
+        (a gc callback, a signal handler or a finalizer run in the middle of it, which the thread cannot
+        finish before it returns) is refused, since the state may be half-updated and waiting would never
+        end."""
+        with self._lock:
+            if self._depth:
+                shown = _Shown(f"<Games n={len(self._numbers)} seed={self._args.seed}>")
+                problem = (
+                    "is in use by a call on this thread, which must return first: a gc callback, signal handler "
+                    "or finalizer cannot read it meanwhile"
+                )
+                raise field_error(NardyError, "games", problem, shown)
+            self._depth = 1
+            try:
+                yield
+            finally:
+                self._depth = 0
 
     # --- the state ---------------------------------------------------------------------------------------
 
@@ -185,68 +235,68 @@ class Games:
     @property
     def rows(self) -> npt.NDArray[np.int8]:
         """The positions now, (n, 64) int8."""
-        with self._lock:
+        with self._using():
             return self._rows.copy()
 
     @property
     def rolls(self) -> npt.NDArray[np.int8]:
         """The roll each game plays next, (n, 2) int8: (0, 0) before a transfer segment or after the end."""
-        with self._lock:
+        with self._using():
             return self._rolls.copy()
 
     @property
     def numbers(self) -> Ints:
         """The game number in each slot, (n,) int64."""
-        with self._lock:
+        with self._using():
             return self._numbers.copy()
 
     @property
     def plies(self) -> npt.NDArray[np.int32]:
         """Moves played by each game so far, transfer segments included, (n,) int32."""
-        with self._lock:
+        with self._using():
             return self._plies.copy()
 
     @property
     def turns(self) -> npt.NDArray[np.int32]:
         """Rolls played by each game so far, (n,) int32."""
-        with self._lock:
+        with self._using():
             return self._turns.copy()
 
     @property
     def done(self) -> npt.NDArray[np.bool_]:
         """Whether each slot's game has ended (always all ``False`` with ``reset=True``), (n,) bool."""
-        with self._lock:
+        with self._using():
             return self._done.copy()
 
     @property
     def active(self) -> Ints:
         """The slots of the unfinished games, in order: the games :meth:`children` and :meth:`step` cover."""
-        with self._lock:
+        with self._using():
             return np.flatnonzero(~self._done)
 
     @property
     def winner(self) -> npt.NDArray[np.int8]:
         """The winner of each slot's game: 0 White, 1 Black, -1 while it goes on or when it was given up."""
-        with self._lock:
+        with self._using():
             return layout.winner(self._rows)
 
     @property
     def points(self) -> npt.NDArray[np.int8]:
         """The points the winner of each slot's game scores (docs/rules.md, Game end and scoring), else 0."""
-        with self._lock:
+        with self._using():
             return layout.points(self._rows)
 
     def records(self) -> Finished:
         """Every game ended so far, in the order they ended (:class:`Finished`; none with
         ``keep_records=False``). With ``reset=False``, once every game is done, ``records().records`` sorted by
         ``records().games`` is ``playout``'s records of the same games."""
-        with self._lock:
+        with self._using():
             if not self._kept:
                 return Finished.none()
             return Finished(*(np.concatenate(column) for column in zip(*self._kept)))
 
     def __repr__(self) -> str:
-        with self._lock:
+        with self._using():
             going = int((~self._done).sum())
             return f"<Games n={self.n} seed={self.seed} reset={self._reset}: {going} going, next game {self._next}>"
 
@@ -258,7 +308,7 @@ class Games:
         ``i``-th unfinished game being ``children[offsets[i]:offsets[i + 1]]`` (M, 64) int8 in ``legal_moves``
         order. Both are read-only copies the package never reads again. The compiled core searches without
         the GIL."""
-        with self._lock:
+        with self._using():
             _, children, offsets = self._search()
             return handed_out(children), handed_out(offsets)
 
@@ -268,37 +318,43 @@ class Games:
         the games over or at :data:`~nardy_fast.game.MAX_PLIES` plies end (with ``reset=True`` their slots
         start the next game numbers). Returns the games this step ended (:class:`Finished`, arrays of their
         own). The choices are read once and checked first: a bad one changes nothing."""
-        with self._lock:
-            if self._done.all():
-                raise field_error(
-                    NardyError, "choices", "cannot be played: every game is over (reset=False)", choices
-                )
-            active, children, offsets = self._search()
-            picked = check_choices(choices, np.diff(offsets), active)
-            chosen = children[offsets[:-1] + picked]
-            plies = self._plies[active] + 1
-            ended_here = layout.is_over(chosen) | (plies >= MAX_PLIES)
-            ended = active[ended_here]
-            if self._reset and self._next + len(ended) > LAST_NUMBER:
-                raise field_error(
-                    NardyError,
-                    "first_game",
-                    f"leaves no game number below 2**62 for the next {len(ended)} game(s) (reset=True)",
-                    self._args.first_game,
-                )
-            self._children = None
-            self._turns[active] += self._rolls[active, 0] != 0
-            self._plies[active] = plies
-            self._rows[active] = chosen
-            self._rolls[active] = 0
-            rolling = active[rolls_next(chosen) & ~ended_here]
-            args = self._args
-            self._rolls[rolling] = self._kernels.game_rolls(
-                args.seed, self._numbers[rolling], self._drawn[rolling], args.stratify
-            )
-            self._drawn[rolling] += 1
-            finished = self._finish(ended)
-            return finished.copy()
+        array = read_choices(choices)  # their code (__array__, __len__ ...) runs before the games are held
+        with self._using():
+            played = self._play(array)
+        if isinstance(played, str):  # quoted (their __repr__ run) once the games are free again
+            raise field_error(NardyError, "choices", played, choices)
+        return played
+
+    def _play(self, choices: npt.NDArray[np.generic]) -> Union[Finished, str]:
+        """:meth:`step` with the games held: the games the step ended, or the problem of the choices (the
+        state untouched)."""
+        if self._done.all():
+            return "cannot be played: every game is over (reset=False)"
+        active, children, offsets = self._search()
+        problem = step_problem(choices, np.diff(offsets), active)
+        if problem is not None:
+            return problem
+        picked = choices.astype(np.int64, copy=False)
+        chosen = children[offsets[:-1] + picked]
+        plies = self._plies[active] + 1
+        ended_here = layout.is_over(chosen) | (plies >= MAX_PLIES)
+        ended = active[ended_here]
+        if self._reset and self._next + len(ended) > LAST_NUMBER:
+            problem = f"leaves no game number below 2**62 for the next {len(ended)} game(s) (reset=True)"
+            raise field_error(NardyError, "first_game", problem, self._args.first_game)
+        self._children = None
+        self._turns[active] += self._rolls[active, 0] != 0
+        self._plies[active] = plies
+        self._rows[active] = chosen
+        self._rolls[active] = 0
+        rolling = active[rolls_next(chosen) & ~ended_here]
+        args = self._args
+        self._rolls[rolling] = self._kernels.game_rolls(
+            args.seed, self._numbers[rolling], self._drawn[rolling], args.stratify
+        )
+        self._drawn[rolling] += 1
+        finished = self._finish(ended)
+        return finished.copy()
 
     def _search(self) -> tuple[Ints, npt.NDArray[np.int8], Ints]:
         """The unfinished slots and their children (the kernel's arrays, kept to ourselves until a step)."""
@@ -331,12 +387,8 @@ class Games:
             numbers = np.arange(len(ended), dtype=np.int64) + self._next
             self._next += len(ended)
             rows, rolls, drawn = first_rolls(self._args, numbers, self._kernels.game_rolls)
-            self._numbers[ended], self._rows[ended], self._rolls[ended], self._drawn[ended] = (
-                numbers,
-                rows,
-                rolls,
-                drawn,
-            )
+            self._numbers[ended], self._rows[ended] = numbers, rows
+            self._rolls[ended], self._drawn[ended] = rolls, drawn
             self._plies[ended] = 0
             self._turns[ended] = 0
         return finished

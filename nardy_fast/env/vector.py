@@ -57,7 +57,12 @@ from ..variants import VARIANTS
 from ..vector import MAX_GAMES, Games
 from .checks import DEFAULT_MAX_ACTIONS, Observation, check_max_actions, check_start
 
-__all__ = ["NardyVectorEnv"]
+__all__ = ["NardyVectorEnv", "MAX_MASK"]
+
+#: The most entries of a batch of action masks, ``num_envs * max_actions``: each (num_envs, max_actions)
+#: array the environment makes from the two (an observation's mask, the batched space's bounds) is at most
+#: 64 MiB of int8. Each is bounded apart (``2**20``), but their product would be a tebibyte.
+MAX_MASK = 1 << 26
 
 #: The bounds of every feature of every scheme (as the AEC environment's).
 _LOW, _HIGH = 0.0, 127.0
@@ -79,7 +84,8 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
     """``num_envs`` self-play games of ``variant`` (rule ``flags`` as keyword arguments) as one Gymnasium
     vector environment over :class:`nardy_fast.Games`; the module docstring (:mod:`nardy_fast.env.vector`)
     describes the seeds, actions, observations, rewards and autoreset. ``num_envs`` is ``1 ..``
-    :data:`~nardy_fast.vector.MAX_GAMES`; ``scheme`` and ``max_actions`` are the AEC environment's."""
+    :data:`~nardy_fast.vector.MAX_GAMES`; ``scheme`` and ``max_actions`` are the AEC environment's, and
+    ``num_envs * max_actions`` is at most :data:`MAX_MASK` (``2**26``), checked before any mask is made."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium declares it so
         "autoreset_mode": AutoresetMode.SAME_STEP,
@@ -125,6 +131,14 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         self.scheme = checked_scheme
         self.num_envs = count
         self.max_actions = check_max_actions(max_actions)
+        if count * self.max_actions > MAX_MASK:
+            raise field_error(
+                NardyError,
+                "max_actions",
+                f"must be at most {MAX_MASK // count:,} for num_envs={count:,}: num_envs * max_actions <= 2**26 "
+                "(MAX_MASK, the entries of a batch of action masks)",
+                max_actions,
+            )
         self.render_mode = checked_mode
         self.metadata = {**type(self).metadata, "name": f"nardy_{checked_variant}_vector_v0"}
         features = SCHEMES[checked_scheme].features

@@ -15,7 +15,7 @@ from .outcomes import flipped
 if TYPE_CHECKING:
     from ..implementation import Implementation
 
-__all__ = ["MoveFilter", "TOP_FILTER", "INNER_FILTER", "MAX_PLIES", "Search", "ranking"]
+__all__ = ["MoveFilter", "TOP_FILTER", "INNER_FILTER", "MAX_PLIES", "CHUNK", "Search", "ranking"]
 
 Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
@@ -35,6 +35,10 @@ TOP_FILTER = MoveFilter(8, 0.16)
 INNER_FILTER = MoveFilter(3, 0.10)
 #: The deepest search.
 MAX_PLIES = 2
+#: The most rows the search expands or evaluates at once (about: a chunk ends at a parent's last child, and
+#: one position's own results are never split): a level of a 1-ply search below a crazy gulbar ladder's
+#: results holds tens of millions of rows, each chunk 4 MiB of them and what the evaluator makes of them.
+CHUNK = 1 << 16
 
 
 ROLLS = np.array(ROLL_ORDER, dtype=np.int8)
@@ -70,21 +74,37 @@ def _kept(equities: Floats, offsets: npt.NDArray[np.int64], keep: int, width: fl
 class Search:
     """The n-ply search of docs/rules.md, Evaluation and search, over one implementation's
     ``batch_children`` and an evaluator (:func:`~nardy_fast.evaluation.evaluators.evaluate_rows`), batched:
-    each level of the search is one ``batch_children`` call and one evaluator call for all its positions.
-    The reference's search, and the core's for Python evaluators."""
+    each level of the search is expanded and evaluated in chunks of about ``chunk`` rows (:data:`CHUNK`), a
+    ``batch_children`` call and an evaluator call each, so that its memory stays bounded however many
+    positions a level holds; every value depends on its own row's subtree alone, so the chunks change no
+    answer. The reference's search, and the core's for Python evaluators."""
 
-    def __init__(self, record: Implementation, evaluator: Union[Builtin, Evaluator]) -> None:
+    def __init__(
+        self, record: Implementation, evaluator: Union[Builtin, Evaluator], chunk: Optional[int] = None
+    ) -> None:
         self.record = record
         self.evaluator = evaluator
+        self.chunk = max(1, CHUNK if chunk is None else chunk)
 
     def evaluate(self, rows: Rows, parents: Optional[Rows] = None) -> Floats:
-        """value(row, 0) of every row (children of ``parents``, when given)."""
-        return evaluate_rows(self.record, rows, self.evaluator, parents)
+        """value(row, 0) of every row (children of ``parents``, when given), ``chunk`` rows at a time."""
+        if len(rows) <= self.chunk:
+            return evaluate_rows(self.record, rows, self.evaluator, parents)
+        out = np.empty((len(rows), 5))
+        for begin in range(0, len(rows), self.chunk):
+            end = begin + self.chunk
+            part = None if parents is None else parents[begin:end]
+            out[begin:end] = evaluate_rows(self.record, rows[begin:end], self.evaluator, part)
+        return out
 
     def values(self, rows: Rows, depth: int) -> Floats:
-        """value(row, depth) of every row, for its side to move."""
+        """value(row, depth) of every row, for its side to move: a chunk of rows at a time, each row's 21 rolls
+        making a row to expand."""
         if depth == 0 or not len(rows):
             return self.evaluate(rows)
+        span = max(1, self.chunk // len(ROLLS))
+        if len(rows) > span:
+            return np.concatenate([self.values(rows[i : i + span], depth) for i in range(0, len(rows), span)])
         out = np.zeros((len(rows), 5))
         over = layout.is_over(rows)
         if over.any():
@@ -112,8 +132,47 @@ class Search:
         return np.asarray(children), np.asarray(offsets, dtype=np.int64), owners
 
     def choose(self, rows: Rows, rolls: npt.NDArray[np.int8], depth: int) -> Floats:
-        """choose(row, roll, depth) of every row with its roll, from the row's side to move."""
-        children, offsets, owners = self.children(rows, rolls)
+        """choose(row, roll, depth) of every row with its roll, from the row's side to move. The rows are
+        expanded a few at a time, as many as are expected to have about ``chunk`` children by the rows
+        before them (at first a 64th of ``chunk``, as if each had 64; then at most twice as many as the time
+        before), and their children valued once about ``chunk`` of them are held: a level smaller than a
+        chunk is one evaluator call."""
+        out = np.empty((len(rows), 5))
+        pieces: list[tuple[Rows, npt.NDArray[np.int64]]] = []
+        held, valued, begin, span = 0, 0, 0, max(1, self.chunk // 64)
+        while begin < len(rows):
+            end = min(begin + span, len(rows))
+            children, offsets, _ = self.children(rows[begin:end], rolls[begin:end])
+            pieces.append((children, offsets))
+            held += len(children)
+            per_row = max(1.0, len(children) / (end - begin))
+            begin, span = end, max(1, min(2 * span, int(self.chunk / per_row)))
+            if held >= self.chunk or begin == len(rows):
+                out[valued:begin] = self._valued(rows[valued:begin], pieces, depth)
+                pieces, held, valued = [], 0, begin
+        return out
+
+    def _valued(self, rows: Rows, pieces: list[tuple[Rows, npt.NDArray[np.int64]]], depth: int) -> Floats:
+        """:meth:`choose` of ``rows`` from their children, expanded in ``pieces`` (CSR each), valued a few
+        rows' at a time: about ``chunk`` children (more than expected when some rows are ladders), and the
+        children of at least one row."""
+        children = pieces[0][0] if len(pieces) == 1 else np.concatenate([piece for piece, _ in pieces])
+        shifts = np.cumsum([0] + [len(piece) for piece, _ in pieces])
+        offsets = np.concatenate([[0]] + [o[1:] + shift for (_, o), shift in zip(pieces, shifts)]).astype(np.int64)
+        out = np.empty((len(rows), 5))
+        begin = 0
+        while begin < len(rows):
+            end = int(np.searchsorted(offsets, offsets[begin] + self.chunk, side="right")) - 1
+            end = min(max(end, begin + 1), len(rows))
+            first, last = offsets[begin], offsets[end]
+            part = offsets[begin : end + 1] - first
+            out[begin:end] = self._chosen(rows[begin:end], children[first:last], part, depth)
+            begin = end
+        return out
+
+    def _chosen(self, rows: Rows, children: Rows, offsets: npt.NDArray[np.int64], depth: int) -> Floats:
+        """choose(row, roll, depth) of ``rows`` from their ``children`` (CSR, ``offsets`` from 0)."""
+        owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         first = seen_from(rows, owners, children, self.evaluate(children, rows[owners]))
         if depth == 0:
             best = self.record.segment_argmax(equity_of(first), offsets)

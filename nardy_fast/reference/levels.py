@@ -37,8 +37,11 @@ _LOW_NIBBLE = bytes(b & 15 for b in range(256))
 _HIGH_NIBBLE = bytes(b >> 4 for b in range(256))
 
 _searched = 0
-# rarely taken (once a block and once a search): += on a global is no atomic operation between threads
-_searched_lock = threading.Lock()
+# rarely taken (once a block and once a search): += on a global is no atomic operation between threads.
+# Reentrant, so that a search run by a signal handler or gc callback while this thread holds it adds its work
+# instead of waiting for ever: only the one += runs under it, and a handler cannot enter between its load and
+# its store (no call there), so a nested add is never lost.
+_searched_lock = threading.RLock()
 
 
 def add_searched(work: int) -> None:
