@@ -29,6 +29,7 @@ from .checks import (
     check_agent,
     check_max_actions,
     check_start,
+    missing_attribute,
     read_only_rows,
 )
 from .render import check_rgb_support, rgb_array
@@ -46,6 +47,16 @@ def _encode(rows: npt.NDArray[np.int8], scheme: str) -> npt.NDArray[np.float32]:
 
     features: npt.NDArray[np.float32] = nardy_fast.encode(rows, scheme)
     return features
+
+
+#: The attributes the constructor (or reset) sets: an environment with none of them was never initialised.
+_STATE = frozenset(
+    (
+        "_action_spaces", "_cumulative_rewards", "_observation_spaces", "agent_selection", "agents", "flags", "game",
+        "infos", "max_actions", "possible_agents", "render_mode", "rewards", "scheme", "terminations", "truncations",
+        "variant"
+    )
+)
 
 
 class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
@@ -120,6 +131,10 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
 
     # --- PettingZoo's API ---------------------------------------------------------------------------------------
 
+
+    def __getattr__(self, name: str) -> Any:
+        # only for attributes never set: an environment made with __new__ alone is refused by name
+        raise missing_attribute(self, name, _STATE)
     def observation_space(self, agent: str) -> spaces.Dict:
         """The observation space of ``agent`` (the same object every call)."""
         return self._observation_spaces[check_agent(agent)]

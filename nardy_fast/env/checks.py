@@ -12,6 +12,7 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..inputs import choice, integer
 from ..layout import WIDTH
+from ..move import uninitialised_error
 from ..position import Position
 
 #: The agents, White first.
@@ -29,6 +30,17 @@ RENDER_FPS = 1
 
 #: An observation: ``{"observation": float32 features, "action_mask": int8 mask}``.
 Observation = dict[str, Any]
+
+
+def missing_attribute(env: object, name: str, state: frozenset[str]) -> Exception:
+    """The error for reading ``name`` that ``env`` does not have: a :class:`~nardy_fast.NardyError` when
+    ``env`` was made with ``__new__`` alone and ``name`` is one of the attributes its constructor sets
+    (``state``), so that using such an environment says what is wrong; else the ``AttributeError`` that
+    ``hasattr`` and the frameworks' own probing expect."""
+    kind = type(env).__name__
+    if name in state and not any(key in vars(env) for key in state):
+        return uninitialised_error(kind)
+    return AttributeError(f"{kind!r} object has no attribute {name!r}")
 
 
 def check_max_actions(max_actions: object) -> int:

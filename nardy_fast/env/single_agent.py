@@ -27,6 +27,7 @@ from .checks import (
     RENDER_MODES,
     Observation,
     check_start,
+    missing_attribute,
 )
 
 __all__ = ["OPPONENTS", "SingleAgentEnv"]
@@ -53,6 +54,14 @@ def _check_illegal_reward(illegal_reward: object) -> Optional[float]:
     if value is None or not math.isfinite(value):  # a long double beyond a float's range is inf here
         raise field_error(NardyError, "illegal_reward", "must be None or a finite number", illegal_reward)
     return value
+
+
+#: The attributes the constructor (or reset) sets: an environment with none of them was never initialised.
+_STATE = frozenset(
+    (
+        "_illegal", "_policy", "aec", "illegal_reward", "opponent", "seat"
+    )
+)
 
 
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
@@ -134,6 +143,10 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = self.aec.observation_space(checked_seat)
         self.action_space = self.aec.action_space(checked_seat)
 
+
+    def __getattr__(self, name: str) -> Any:
+        # only for attributes never set: an environment made with __new__ alone is refused by name
+        raise missing_attribute(self, name, _STATE)
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[Observation, dict[str, Any]]:

@@ -55,7 +55,7 @@ from ..playouts import PlayoutOptions, check_playout
 from ..position import Position
 from ..variants import VARIANTS
 from ..vector import MAX_GAMES, Games
-from .checks import DEFAULT_MAX_ACTIONS, Observation, check_max_actions, check_start
+from .checks import DEFAULT_MAX_ACTIONS, Observation, check_max_actions, check_start, missing_attribute
 
 __all__ = ["NardyVectorEnv", "MAX_MASK"]
 
@@ -78,6 +78,15 @@ def _package() -> Any:
     import nardy_fast
 
     return nardy_fast
+
+
+#: The attributes the constructor (or reset) sets: an environment with none of them was never initialised.
+_STATE = frozenset(
+    (
+        "_counts", "flags", "games", "max_actions", "num_envs", "render_mode", "scheme", "single_action_space",
+        "single_observation_space", "variant"
+    )
+)
 
 
 class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
@@ -157,6 +166,10 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
 
     # --- Gymnasium's API ----------------------------------------------------------------------------------
 
+
+    def __getattr__(self, name: str) -> Any:
+        # only for attributes never set: an environment made with __new__ alone is refused by name
+        raise missing_attribute(self, name, _STATE)
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Mapping[str, object]] = None
     ) -> tuple[Observation, dict[str, Any]]:
