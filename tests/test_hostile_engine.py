@@ -388,3 +388,32 @@ def test_uninitialised_greedy(probe: str) -> None:
         GREEDY_PROBES[probe](greedy)
     assert type(caught.value) is NardyError
     assert str(caught.value) == "greedy: was not made by the package's constructors (got an uninitialised Greedy)"
+
+
+def test_a_table_asked_for_by_its_own_build_is_refused_not_deadlocked() -> None:
+    """The lock sweep (issue 40): a bear-off table's build holds its key's lock; a gc callback, signal handler
+    or finalizer that asks for the same table on the building thread waited for itself for ever. It is
+    refused, the build goes on, and later calls share the built table."""
+    from nardy_fast.bearoff import store
+
+    key = ("test", "hostile-engine", object(), 1)
+    seen: list[BaseException] = []
+
+    def build() -> object:
+        try:
+            store.built_once(key, lambda: "inner")
+        except NardyError as error:
+            seen.append(error)
+        return "outer"
+
+    done: list[object] = []
+    worker = threading.Thread(target=lambda: done.append(store.built_once(key, build)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "the re-entrant call deadlocked"
+    assert done == ["outer"]
+    assert [str(error) for error in seen] == [
+        "table: is being built by a call on this thread, which must return first (got "
+        f"{nardy_fast.errors.quote(key)})"
+    ]
+    assert store.built_once(key, lambda: "again") == "outer"

@@ -57,19 +57,32 @@ the reference: in Python, fit for up to 3 checkers a side) and kept for the life
 FORMAT = 1
 
 
-_LOCKS: dict[tuple[object, ...], threading.Lock] = {}
+# Re-entrant locks, so that a gc callback, signal handler or finalizer run on a thread that holds one (and
+# asks for a table) is let in and refused rather than waiting for itself for ever.
+_LOCKS: dict[tuple[object, ...], threading.RLock] = {}
 _BUILT: dict[tuple[object, ...], object] = {}
-_GUARD = threading.Lock()
+_BUILDING: set[tuple[object, ...]] = set()
+_GUARD = threading.RLock()
 
 
 def built_once(key: tuple[object, ...], build: Callable[[], object]) -> object:
     """``build()``, called once per ``key`` for the life of the process, however many threads ask at once
-    (the others wait for the first and share its result)."""
+    (the others wait for the first and share its result). A call for the table being built, made on the
+    building thread itself (by a gc callback, a signal handler or a finalizer run in the middle of the
+    build), is a :class:`~nardy_fast.NardyError`: it cannot wait for the build it interrupts."""
     with _GUARD:
-        lock = _LOCKS.setdefault(key, threading.Lock())
+        lock = _LOCKS.setdefault(key, threading.RLock())
     with lock:
-        if key not in _BUILT:
+        if key in _BUILT:
+            return _BUILT[key]
+        if key in _BUILDING:  # held by this very thread (others wait above): a build interrupted by itself
+            problem = "is being built by a call on this thread, which must return first"
+            raise field_error(NardyError, "table", problem, key)
+        _BUILDING.add(key)
+        try:
             _BUILT[key] = build()
+        finally:
+            _BUILDING.discard(key)
         return _BUILT[key]
 
 
