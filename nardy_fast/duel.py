@@ -18,13 +18,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import layout
+from .dice import check_seed
 from .errors import NardyError, field_error
 from .game import MAX_PLIES, rolls_next
-from .inputs import choice, integer
+from .inputs import choice, integer, items
 from .lockstep import first_rolls
+from .move import uninitialised_error
 from .playouts import PlayoutOptions, check_playout
 from .policies import PolicySpec, resolve_policy
-from .variants import VARIANTS
+from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
     from .implementation import Implementation
@@ -35,17 +37,86 @@ __all__ = ["DuelResult", "duel", "OUTCOMES"]
 OUTCOMES = ("win_single", "win_mars", "win_koks", "lose_single", "lose_mars", "lose_koks", "unfinished")
 
 
-@dataclass(frozen=True)
+#: The most games of a duel (its ``games``, and the points of a :class:`DuelResult`).
+MAX_GAMES = 1 << 31
+
+
+def _checked_points(points: object, variant: str) -> npt.NDArray[np.int8]:
+    """``points`` as a read-only int8 copy, or a :class:`~nardy_fast.NardyError` naming ``points``: a 1-D
+    integer array or a sequence of integers (no bools), an even number of games (pairs on duplicate dice),
+    each a score ``variant`` allows (up to 3 with koks, else 2, either sign; 0 for a game given up)."""
+    top = 3 if SPECS[variant].koks else 2
+    scores = f"must each be -{top}..{top} in {variant} nardy (a game's points, 0 for one given up)"
+    values: Optional[npt.NDArray[np.int64]] = None
+    if isinstance(points, np.ndarray):
+        if points.ndim == 1 and points.dtype.kind in "iu":
+            # compared in the array's own type: a cast first could wrap a huge score into range
+            outside = points > top if points.dtype.kind == "u" else (points < -top) | (points > top)
+            if outside.any():
+                raise field_error(NardyError, "points", scores, points)
+            values = points.astype(np.int64)
+    else:
+        given = items(points)
+        numbers = [integer(v) for v in given] if given is not None else None
+        if numbers is not None and all(n is not None for n in numbers):
+            if any(not -top <= n <= top for n in numbers):  # type: ignore[operator]
+                raise field_error(NardyError, "points", scores, points)
+            values = np.array(numbers, dtype=np.int64)
+    if values is None:
+        raise field_error(NardyError, "points", "must be a sequence or 1-D array of integers (a game each)", points)
+    if len(values) < 2 or len(values) % 2 or len(values) >= MAX_GAMES:
+        problem = "must hold an even number of games below 2**31 (pairs on duplicate dice)"
+        raise field_error(NardyError, "points", problem, points)
+    out = values.astype(np.int8)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
 class DuelResult:
     """What a duel of ``a`` against ``b`` found: ``points`` (games,) int8, what ``a`` scored in each game (the
     points it won, minus the points it lost, 0 for a game given up after MAX_PLIES plies; game ``2k`` has
-    ``a`` as White, ``2k + 1`` as Black, on the same dice)."""
+    ``a`` as White, ``2k + 1`` as Black, on the same dice). Every field is checked when a result is made
+    (``points``: an even number of scores the variant allows, kept as a read-only copy), so that every
+    figure below is one of those games'."""
 
     a: str
     b: str
     variant: str
     seed: int
     points: npt.NDArray[np.int8] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        for name in ("a", "b"):
+            player = self.__dict__[name]
+            if not isinstance(player, str):
+                raise field_error(NardyError, name, "must be a string (the player's name)", player)
+            object.__setattr__(self, name, str.__str__(player))
+        variant = choice(self.variant, VARIANTS)
+        if variant is None:
+            raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", self.variant)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "seed", check_seed(self.seed))
+        object.__setattr__(self, "points", _checked_points(self.points, variant))
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: a result made with __new__ alone
+        if name in self.__dataclass_fields__:
+            raise uninitialised_error(type(self).__name__)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DuelResult):
+            return NotImplemented
+        same = (self.a, self.b, self.variant, self.seed) == (other.a, other.b, other.variant, other.seed)
+        return same and np.array_equal(self.points, other.points)
+
+    def __hash__(self) -> int:
+        return hash((self.a, self.b, self.variant, self.seed, self.points.tobytes()))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # made again through the checks: the copy's points are read-only too
+        return (DuelResult, (self.a, self.b, self.variant, self.seed, self.points))
 
     @property
     def games(self) -> int:
@@ -109,13 +180,15 @@ def duel(
 ) -> DuelResult:
     """:func:`nardy_fast.duel` with ``record``'s kernels."""
     count = integer(games)
-    if count is None or count < 2 or count % 2 or count >= 1 << 31:
+    if count is None or count < 2 or count % 2 or count >= MAX_GAMES:
         raise field_error(NardyError, "games", "must be an even integer 2..2**31 (pairs on duplicate dice)", games)
     if choice(variant, VARIANTS) is None:
         raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
     players = (resolve_policy(a, "a", evaluators=True), resolve_policy(b, "b", evaluators=True))
     options = PlayoutOptions(first_game=first_game, batch=batch, flags=dict(flags or {}))  # type: ignore[arg-type]
     args = check_playout(variant, count // 2, seed, options)
+    if progress is not None and not callable(progress):
+        raise field_error(NardyError, "progress", "must be callable or None", progress)
     for player in players:
         if player.greedy is not None:
             record.bound(args._replace(greedy=player.greedy))  # a built-in evaluator checks the start

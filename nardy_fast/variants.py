@@ -238,17 +238,23 @@ FLAG_BY_NAME: Mapping[str, FlagSpec] = {spec.name: spec for spec in FLAG_SPECS}
 def normalize_flags(variant: str, given: Mapping[str, object]) -> Flags:
     """Check the keyword flags given for ``variant`` and fill in the defaults (docs/rules.md, Rule flags).
 
-    A flag that does not apply to the variant, an unknown flag or an unknown value is an
-    ``InvalidPositionError``.
+    A flag that does not apply to the variant, an unknown flag (a name that is no string among them), an
+    unknown value or ``given`` no mapping is an ``InvalidPositionError``.
     """
-    for name, value in given.items():
-        spec = FLAG_BY_NAME.get(name)
+    if not isinstance(given, Mapping):
+        raise field_error(InvalidPositionError, "flags", "must be a mapping of rule flags by name", given)
+    named: dict[str, object] = {}
+    for key, value in given.items():
+        # a name is read as a plain string: a key's own __eq__, __hash__ or __str__ is never called
+        name = str.__str__(key) if isinstance(key, str) else None
+        spec = None if name is None else FLAG_BY_NAME.get(name)
         if spec is None:
-            raise field_error(InvalidPositionError, name, "is not a rule flag", value)
+            raise field_error(InvalidPositionError, key if name is None else name, "is not a rule flag", value)
         if variant not in spec.variants:
-            raise field_error(InvalidPositionError, name, f"does not apply to variant {variant!r}", value)
+            raise field_error(InvalidPositionError, spec.name, f"does not apply to variant {variant!r}", value)
+        named[spec.name] = value
     return tuple(
-        (spec.name, spec.normalize(given[spec.name]) if spec.name in given else spec.default)
+        (spec.name, spec.normalize(named[spec.name]) if spec.name in named else spec.default)
         for spec in FLAG_SPECS
         if variant in spec.variants
     )

@@ -34,8 +34,9 @@ _BINOMIAL = np.array([[comb(n, r) for r in range(POINTS + 1)] for n in range(MAX
 
 
 def layouts(checkers: int) -> int:
-    """The number of layouts of up to ``checkers`` checkers: the ids ``0 .. layouts(checkers) - 1``."""
-    return comb(checkers + POINTS, POINTS)
+    """The number of layouts of up to ``checkers`` checkers (an integer 0..15): the ids
+    ``0 .. layouts(checkers) - 1``."""
+    return comb(check_checkers(checkers) + POINTS, POINTS)
 
 
 def layout_ids(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -60,7 +61,7 @@ def _all_layouts() -> npt.NDArray[np.int8]:
 
 def all_layouts(checkers: int = MAX_CHECKERS) -> npt.NDArray[np.int8]:
     """Every layout of up to ``checkers`` checkers in id order, (layouts(checkers), 6) int8, read-only: row
-    ``i`` holds the counts on points 1..6 of layout ``i``."""
+    ``i`` holds the counts on points 1..6 of layout ``i``; ``checkers`` is an integer 0..15."""
     return _all_layouts()[: layouts(checkers)]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import NardyError, field_error
-from ..inputs import choice
+from ..inputs import choice, integer
 from ..variants import SPECS, VARIANTS, flag, normalize_flags
 
 __all__ = ["Semantics", "SEMANTICS", "semantics_of", "ROLL_ORDER", "ROLL_WEIGHTS", "MAX_TURNS"]
@@ -41,12 +41,45 @@ class Semantics:
     variant: str = field(default="long", compare=False)
     flags: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
 
+    def __post_init__(self) -> None:
+        # checked: a table is built, cached and reported under its key, and must be the table of those rules
+        key = choice(self.key, tuple(_RULES))
+        if key is None:
+            raise field_error(NardyError, "key", f"must be one of {tuple(_RULES)}", self.key)
+        extra_roll, ladder = _RULES[key]
+        if not isinstance(self.extra_roll, str) or str.__str__(self.extra_roll) != extra_roll:
+            raise field_error(NardyError, "extra_roll", f"must be {extra_roll!r} in table {key!r}", self.extra_roll)
+        if integer(self.ladder) != ladder:
+            raise field_error(NardyError, "ladder", f"must be {ladder} in table {key!r}", self.ladder)
+        variant = choice(self.variant, VARIANTS)
+        if variant is None:
+            raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", self.variant)
+        if not isinstance(self.flags, Mapping):
+            raise field_error(NardyError, "flags", "must be a mapping of rule flags by name", self.flags)
+        for name, value in (("key", key), ("extra_roll", extra_roll), ("ladder", ladder), ("variant", variant)):
+            object.__setattr__(self, name, value)
 
-def _of(variant: str, ladder_per_value: int) -> Semantics:
+
+def _rules(variant: str, ladder_per_value: int) -> tuple[str, str, int]:
+    """The key, extra roll and ladder of ``variant``'s table with flag ``ladder_per_value``."""
     spec = SPECS[variant]
     ladder = ladder_per_value if spec.ladder else 0
     key = "crazy" if ladder == 2 else "crazy_ladder4" if ladder == 4 else "long" if not spec.extra_roll else variant
-    return Semantics(key, spec.extra_roll, ladder, variant, {"ladder_per_value": ladder} if ladder else {})
+    return key, spec.extra_roll, ladder
+
+
+#: The extra roll and ladder of every table, by key.
+_RULES: dict[str, tuple[str, int]] = {
+    key: (extra_roll, ladder)
+    for key, extra_roll, ladder in (
+        _rules(variant, per) for variant in VARIANTS for per in ((2, 4) if SPECS[variant].ladder else (2,))
+    )
+}
+
+
+def _of(variant: str, ladder_per_value: int) -> Semantics:
+    key, extra_roll, ladder = _rules(variant, ladder_per_value)
+    return Semantics(key, extra_roll, ladder, variant, {"ladder_per_value": ladder} if ladder else {})
 
 
 def semantics_of(variant: object, flags: Mapping[str, object]) -> Semantics:
@@ -56,6 +89,8 @@ def semantics_of(variant: object, flags: Mapping[str, object]) -> Semantics:
     name = choice(variant, VARIANTS)
     if name is None:
         raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+    if not isinstance(flags, Mapping):
+        raise field_error(NardyError, "flags", "must be a mapping of rule flags by name", flags)
     checked = normalize_flags(name, flags)
     ladder = flag(checked, "ladder_per_value")
     assert isinstance(ladder, int)

@@ -28,16 +28,18 @@ never when the result is empty):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import NamedTuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import NardyError, field_error
+from ..inputs import boolean, items
 from ..move import uninitialised_error
-from .layouts import MAX_CHECKERS, check_counts, layout_ids, layouts
+from .layouts import MAX_CHECKERS, check_checkers, check_counts, layout_ids, layouts
 from .semantics import MAX_TURNS, Semantics
 
 __all__ = [
@@ -54,6 +56,8 @@ __all__ = [
 TWO_SIDED_CHECKERS = 6
 
 Floats = npt.NDArray[np.float64]
+#: How far a computed probability may stray outside [0, 1], and a sum of them from 1 (rounding).
+_TOLERANCE = 1e-9
 
 
 class OneSidedArrays(NamedTuple):
@@ -88,6 +92,32 @@ class RaceProbabilities:
     lose_mars: float
     exact: bool
 
+    def __post_init__(self) -> None:
+        # checked, so that win and equity are those of outcomes that can happen
+        names = ("win_single", "win_mars", "lose_single", "lose_mars")
+        for name in names:
+            value = self.__dict__[name]
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise field_error(NardyError, name, "must be a real number", value)
+            number = float(value)
+            if not -_TOLERANCE <= number <= 1.0 + _TOLERANCE:  # NaN included
+                raise field_error(NardyError, name, "must be a probability in [0, 1]", value)
+            object.__setattr__(self, name, number)
+        total = math.fsum(self.__dict__[name] for name in names)
+        if not abs(total - 1.0) <= _TOLERANCE:
+            problem = f"and the other three must add up to 1 (they add up to {total!r})"
+            raise field_error(NardyError, "win_single", problem, self.win_single)
+        exact = boolean(self.exact)
+        if exact is None:
+            raise field_error(NardyError, "exact", "must be True or False", self.exact)
+        object.__setattr__(self, "exact", exact)
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: an object made with __new__ alone
+        if name in {f.name for f in fields(RaceProbabilities)}:
+            raise uninitialised_error(type(self).__name__)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def win(self) -> float:
         """The probability that the side to move wins."""
@@ -105,6 +135,15 @@ class RaceProbabilities:
         )
 
 
+def _checked_source(semantics: object, implementation: object) -> tuple[Semantics, str]:
+    """A table's ``semantics`` and the name of the ``implementation`` that built it, checked."""
+    if not isinstance(semantics, Semantics):
+        raise field_error(NardyError, "semantics", "must be a Semantics (bearoff.SEMANTICS)", semantics)
+    if not isinstance(implementation, str):
+        raise field_error(NardyError, "implementation", "must be the name of an implementation", implementation)
+    return semantics, str.__str__(implementation)
+
+
 class OneSided:
     """A one-sided bear-off table (docs/rules.md, Bear-off tables): for every layout of up to ``checkers``
     checkers on the mover's points 1..6, the distribution of the number of turns to bear off all of them, and
@@ -117,14 +156,22 @@ class OneSided:
     thread."""
 
     def __init__(self, semantics: Semantics, checkers: int, arrays: OneSidedArrays, implementation: str) -> None:
-        self.semantics = semantics
-        self.checkers = checkers
-        self.implementation = implementation
-        n = layouts(checkers)
+        self.semantics, self.implementation = _checked_source(semantics, implementation)
+        self.checkers = check_checkers(checkers)
+        n = layouts(self.checkers)
         shapes = ((n,), (n, MAX_TURNS + 1), (n,), (n, MAX_TURNS + 1))
-        if [a.shape for a in arrays] != list(shapes) or any(a.dtype != np.float64 for a in arrays):
-            raise field_error(NardyError, "arrays", "do not have the shapes of a one-sided table", [a.shape for a in arrays])
-        self.arrays = OneSidedArrays(*(_readonly(a) for a in arrays))
+        given = items(arrays)
+        if (
+            given is None
+            or len(given) != len(shapes)
+            or not all(isinstance(a, np.ndarray) and a.dtype == np.float64 for a in given)
+            or [a.shape for a in given] != list(shapes)  # type: ignore[union-attr]
+        ):
+            raise field_error(NardyError, "arrays", f"must be four float64 arrays of shapes {shapes}", arrays)
+        checked = OneSidedArrays(*given)  # type: ignore[arg-type]
+        if not all(np.isfinite(a).all() and (a >= 0.0).all() for a in checked):
+            raise field_error(NardyError, "arrays", "must hold finite numbers >= 0 (turns and probabilities)", arrays)
+        self.arrays = OneSidedArrays(*(_readonly(a) for a in checked))
 
     def __getattr__(self, name: str) -> object:
         # only for attributes never set: a table made with __new__ alone
@@ -217,12 +264,13 @@ class TwoSided:
     to maximise it. Built by :func:`nardy_fast.bearoff.two_sided`; read-only, shared by every thread."""
 
     def __init__(self, semantics: Semantics, checkers: int, win: Floats, implementation: str) -> None:
-        n = layouts(checkers)
-        if win.shape != (n, n) or win.dtype != np.float64:
-            raise field_error(NardyError, "win", "does not have the shape of a two-sided table", win.shape)
-        self.semantics = semantics
-        self.checkers = checkers
-        self.implementation = implementation
+        self.semantics, self.implementation = _checked_source(semantics, implementation)
+        self.checkers = check_checkers(checkers, 1, TWO_SIDED_CHECKERS)
+        n = layouts(self.checkers)
+        if not isinstance(win, np.ndarray) or win.shape != (n, n) or win.dtype != np.float64:
+            raise field_error(NardyError, "win", f"must be a float64 array of shape {(n, n)}", win)
+        if not ((win >= 0.0) & (win <= 1.0)).all():  # NaN included
+            raise field_error(NardyError, "win", "must hold probabilities in [0, 1]", win)
         self.win = _readonly(win)
 
     def __getattr__(self, name: str) -> object:

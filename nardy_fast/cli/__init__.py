@@ -36,7 +36,7 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, Protocol
 
-from ..errors import NardyError, quote
+from ..errors import QUOTE_LIMIT, NardyError, cut, quote
 from . import bench, corpus, duel, hint, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
@@ -47,6 +47,10 @@ PROG = "nardy-fast"
 #: The exit status of bad input (argparse's) and of an interrupted run (128 + SIGINT, the shell's convention).
 USAGE_STATUS = 2
 INTERRUPTED_STATUS = 130
+#: The most characters of an error line's message: a few quoted values and the words around them. Every
+#: value is quoted short where the message is made; this bounds what another library's message repeats (Dask's
+#: of the address given to --scheduler, say) wherever it is passed on.
+MESSAGE_LIMIT = 3 * QUOTE_LIMIT + 150
 
 
 class _Command(Protocol):
@@ -114,13 +118,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ``sys.argv[1:]``) and return the exit status: 0 done, 1 a check failed, 2 bad input, 130 interrupted."""
     try:
         return _run(argv)
-    except UsageError as error:
+    except (UsageError, NardyError) as error:  # NardyError: a library check no command tied to an option
         sys.stdout.flush()
-        print(f"{PROG}: error: {one_line(str(error))}", file=sys.stderr)
-        return USAGE_STATUS
-    except NardyError as error:  # a library check this module did not tie to an option
-        sys.stdout.flush()
-        print(f"{PROG}: error: {one_line(str(error))}", file=sys.stderr)
+        print(f"{PROG}: error: {cut(one_line(str(error)), MESSAGE_LIMIT)}", file=sys.stderr)
         return USAGE_STATUS
     except KeyboardInterrupt:
         with contextlib.suppress(BrokenPipeError):

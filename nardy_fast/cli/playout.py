@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from .. import IMPLEMENTATION, VARIANTS
 from .._dispatch import playout
-from ..errors import quote
+from ..errors import cut, quote
 from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from ..inputs import choice
 from ..playouts import PlayoutOptions
@@ -26,6 +26,7 @@ from .parser import (
     errors_of,
     integer,
     max_results_option,
+    one_line,
     parse_position,
     play_options,
 )
@@ -222,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_records(records, args.out)
         except OSError as error:
-            raise UsageError(f"--out: could not be written: {error.strerror or error} (got {quote(str(args.out))})") from None
+            reason = cut(one_line(str(error.strerror or error)))  # the error's text may repeat the path
+            raise UsageError(f"--out: could not be written: {reason} (got {quote(str(args.out))})") from None
         print(f"\nwrote the records of {len(records):,} games to {args.out}")
     return 0

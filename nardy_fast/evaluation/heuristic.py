@@ -89,6 +89,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from ..errors import NardyError, field_error
+from ..inputs import integer
 from ..variants import VARIANTS
 
 __all__ = ["FEATURES", "Coefficients", "COEFFICIENTS", "hitting_rolls", "HITS", "CLAMP"]
@@ -280,12 +282,16 @@ assert set(COEFFICIENTS) == set(VARIANTS), "every variant needs its heuristic co
 def hitting_rolls(mask: int) -> int:
     """How many of the 36 rolls hit at some distance of ``mask`` (bit ``d - 1`` for distance ``d`` = 1..12):
     a roll ``a-b`` hits at ``a``, ``b`` and ``a + b``, a double ``a-a`` at ``a``, ``2a``, ``3a`` and ``4a``
-    (docs/rules.md, Rolls and the dice list; the points it passes on the way are taken as open)."""
+    (docs/rules.md, Rolls and the dice list; the points it passes on the way are taken as open). ``mask`` is
+    an integer 0..4095."""
+    bits = integer(mask)
+    if bits is None or not 0 <= bits < 1 << 12:
+        raise field_error(NardyError, "mask", "must be an integer 0..4095 (bit d - 1 for distance d = 1..12)", mask)
     count = 0
     for a in range(1, 7):
         for b in range(1, 7):
             reach = (a, 2 * a, 3 * a, 4 * a) if a == b else (a, b, a + b)
-            if any(d <= 12 and mask >> (d - 1) & 1 for d in reach):
+            if any(d <= 12 and bits >> (d - 1) & 1 for d in reach):
                 count += 1
     return count
 

@@ -34,10 +34,11 @@ def equity(probabilities: object) -> npt.NDArray[np.float64]:
     return result
 
 
-def flipped(probabilities: Probabilities) -> Probabilities:
+def flipped(probabilities: object) -> Probabilities:
     """The same outcomes from the other side: its win is the first side's loss, and its mars and koks are the
-    first side's losses with mars and koks (the turn passed between the two positions)."""
-    p = probabilities
+    first side's losses with mars and koks (the turn passed between the two positions). ``probabilities``
+    (..., 5) are checked as :func:`equity` checks them (a copy is read)."""
+    p = check_probabilities(probabilities, "probabilities")
     out = np.empty_like(p)
     out[..., 0] = 1.0 - p[..., 0]
     out[..., 1] = p[..., 3]

@@ -99,9 +99,9 @@ from ..bearoff.semantics import ROLL_ORDER, SEMANTICS, Semantics, semantics_of
 from ..bearoff.store import one_sided_table, two_sided_table
 from ..bearoff.tables import TWO_SIDED_CHECKERS, OneSidedKernel, TwoSidedKernel
 from ..errors import NardyError, field_error
-from ..inputs import integer
+from ..inputs import boolean, choice, integer
 from ..notation import format_position
-from ..variants import SPECS
+from ..variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
     from ..implementation import Implementation
@@ -208,15 +208,25 @@ NC = 17
 
 
 def vector(key: str) -> tuple[float, ...]:
-    """The constants of dice ``key`` as both implementations read them: ``mu, v, q, w_out, w0..w6, g1..g6``."""
-    c = CONSTANTS[key]
+    """The constants of dice ``key`` (one of :data:`KEYS`) as both implementations read them: ``mu, v, q,
+    w_out, w0..w6, g1..g6``."""
+    known = choice(key, KEYS)
+    if known is None:
+        raise field_error(NardyError, "key", f"must be one of {KEYS}", key)
+    c = CONSTANTS[known]
     return (c.mu, c.v, c.q, c.w_out, *c.waste, *c.first)
 
 
 def key_of(variant: str, ladder4: bool) -> str:
     """The kind of dice of ``variant``'s races (``ladder4``: crazy gulbar's flag ``ladder_per_value=4``)."""
-    flags = {"ladder_per_value": 4} if ladder4 and SPECS[variant].ladder else {}
-    return semantics_of(variant, flags).key
+    name = choice(variant, VARIANTS)
+    if name is None:
+        raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+    truth = boolean(ladder4)
+    if truth is None:
+        raise field_error(NardyError, "ladder4", "must be True or False", ladder4)
+    flags = {"ladder_per_value": 4} if truth and SPECS[name].ladder else {}
+    return semantics_of(name, flags).key
 
 
 RaceTables = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], Optional[npt.NDArray[np.float64]]]
