@@ -128,6 +128,8 @@ def test_the_scheduler_message_is_one_short_line(tmp_path: Path, capsys: pytest.
     status, out, err = command_line(argv, capsys)
     assert (status, out) == (2, "") and err.count("\n") == 1, err[:300]
     assert err.startswith("nardy-fast: error: --scheduler: cannot connect (") and len(err) <= SHORT, len(err)
+    # Dask's own message is cut as a quote is, not only the whole line: no run of the address longer than one
+    assert "x" * (QUOTE_LIMIT + 1) not in err
     assert list(tmp_path.iterdir()) == []
 
 

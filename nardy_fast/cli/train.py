@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .. import IMPLEMENTATION, VARIANTS
-from ..errors import quote
+from ..errors import cut, quote
 from ..training import TrainingConfig, check_config, train
 from ..training.trainer import checkpoint_path, log_path, resumable_games
 from .parser import Parser, UsageError, errors_of
@@ -217,7 +217,7 @@ def _client(stack: contextlib.ExitStack, address: str) -> object:
         client: object = stack.enter_context(connected)
     except (OSError, ValueError, TypeError) as error:
         raise UsageError(
-            f"--scheduler: cannot connect ({' '.join(str(error).split())}) (got {quote(address)})"
+            f"--scheduler: cannot connect ({cut(' '.join(str(error).split()))}) (got {quote(address)})"
         ) from None
     return client
 
