@@ -157,7 +157,7 @@ def test_playout_out_that_cannot_be_written_is_one_line(tmp_path: Path, capsys: 
     folder = tmp_path / "records.csv"
     folder.mkdir()  # a folder where the file should go
     status, _, err = run(["playout", "--variant", "short", "--games", "2", "--out", str(folder)], capsys)
-    assert status == 2 and err.startswith("nardy-fast: error: --out: could not be written: ") and err.count("\n") == 1
+    assert status == 2 and err.startswith("nardy-fast: error: --out: cannot be written (") and err.count("\n") == 1
 
 
 # --- playout summaries ----------------------------------------------------------------------------------------

@@ -136,6 +136,23 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_stays(tmp_path: Path
         assert field_of(error) == "out" and unchanged(path), kind
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".json", ".npy"])
+def test_playout_records_refuse_a_target_that_is_not_a_regular_file(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nardy-fast playout --out`` wrote its records through ``open``: a FIFO blocked it, a symlink was written
+    through. It goes through the one writer now, refused in one line before any game."""
+    for kind, path, unchanged in special_files(tmp_path):
+        target = path.with_name(path.stem + "-records" + suffix)
+        os.rename(path, target)
+        before = set(os.listdir(tmp_path))
+        status = main(["playout", "--variant", "short", "--games", "2", "--out", str(target)])
+        printed, err = capsys.readouterr()
+        assert (status, printed) == (2, ""), (kind, printed)
+        assert err.startswith("nardy-fast: error: --out: cannot be written (") and err.count("\n") == 1, err
+        assert unchanged(target) and set(os.listdir(tmp_path)) == before, kind
+
+
 def test_a_training_refuses_a_log_or_checkpoint_that_is_a_symlink(tmp_path: Path) -> None:
     victim = tmp_path / "victim"
     victim.write_bytes(b"kept")

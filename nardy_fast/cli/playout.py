@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import sys
@@ -15,7 +16,8 @@ import numpy.typing as npt
 
 from .. import IMPLEMENTATION, VARIANTS
 from .._dispatch import playout
-from ..errors import cut, quote
+from ..errors import NardyError, cut, quote
+from ..files import check_target, write_bytes, write_file
 from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from ..inputs import choice
 from ..playouts import PlayoutOptions
@@ -113,25 +115,32 @@ def _out_path(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"must end in .csv, .json or .npy (got {quote(text)})")
     if not path.parent.is_dir():
         raise argparse.ArgumentTypeError(f"must be in a folder that exists (got {quote(text)})")
+    try:
+        check_target(path, "--out")  # a FIFO, device, symlink or too long a name, refused before any game
+    except NardyError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--out: ")) from None
     return path
 
 
 def write_records(records: npt.NDArray[np.void], path: Path) -> None:
     """Write playout ``records`` (``nardy_fast.game.RECORD``) to ``path``, in the format of its suffix
-    (:data:`OUT_FORMATS`): CSV with a header line, JSON as a list of objects, or NumPy's ``.npy``."""
+    (:data:`OUT_FORMATS`): CSV with a header line, JSON as a list of objects, or NumPy's ``.npy``; whole or
+    not at all, by the package's one writer (:mod:`nardy_fast.files`)."""
     suffix = path.suffix.lower()
     names = RECORD.names or ()
     if suffix == ".npy":
-        with path.open("wb") as file:
-            np.save(file, np.asarray(records, dtype=RECORD), allow_pickle=False)
-    elif suffix == ".csv":
+        array = np.asarray(records, dtype=RECORD)
+        write_file(path, lambda file: np.save(file, array, allow_pickle=False), "--out")
+        return
+    if suffix == ".csv":
         columns = np.stack([records[name].astype(np.int64) for name in names], axis=1).reshape(-1, len(names))
-        with path.open("w", encoding="utf-8", newline="") as file:
-            np.savetxt(file, columns, fmt="%d", delimiter=",", header=",".join(names), comments="")
+        text = io.StringIO(newline="")
+        np.savetxt(text, columns, fmt="%d", delimiter=",", header=",".join(names), comments="")
+        data = text.getvalue()
     else:
         lists = [records[name].tolist() for name in names]
-        rows = [dict(zip(names, values)) for values in zip(*lists)]
-        path.write_text(json.dumps(rows) + "\n", encoding="utf-8")
+        data = json.dumps([dict(zip(names, values)) for values in zip(*lists)]) + "\n"
+    write_bytes(path, data.encode("utf-8"), "--out")
 
 
 def _percent(part: int, whole: int) -> str:
