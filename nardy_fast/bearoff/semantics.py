@@ -43,10 +43,10 @@ class Semantics:
 
     def __post_init__(self) -> None:
         # checked: a table is built, cached and reported under its key, and must be the table of those rules
-        key = choice(self.key, tuple(_TABLE_RULES))
+        key = choice(self.key, tuple(_TABLE_KINDS))
         if key is None:
-            raise field_error(NardyError, "key", f"must be one of {tuple(_TABLE_RULES)}", self.key)
-        extra_roll, ladder = _TABLE_RULES[key]
+            raise field_error(NardyError, "key", f"must be one of {tuple(_TABLE_KINDS)}", self.key)
+        extra_roll, ladder = _TABLE_KINDS[key]
         if not isinstance(self.extra_roll, str) or str.__str__(self.extra_roll) != extra_roll:
             raise field_error(NardyError, "extra_roll", f"must be {extra_roll!r} in table {key!r}", self.extra_roll)
         if integer(self.ladder) != ladder:
@@ -69,7 +69,7 @@ def _rules(variant: str, ladder_per_value: int) -> tuple[str, str, int]:
 
 
 #: The extra roll and ladder of every table, by key.
-_TABLE_RULES: dict[str, tuple[str, int]] = {
+_TABLE_KINDS: dict[str, tuple[str, int]] = {
     key: (extra_roll, ladder)
     for key, extra_roll, ladder in (
         _rules(variant, per) for variant in VARIANTS for per in ((2, 4) if SPECS[variant].ladder else (2,))
