@@ -25,11 +25,7 @@ from .duel import duel as play_duel
 from .encodings import EncodeKernel, Features, check_out, check_scheme
 from .encodings import explain as explain_row
 from .errors import NardyError
-from .evaluation.evaluators import (
-    EvaluateKernel,
-    evaluate_rows,
-    resolve_evaluator,
-)
+from .evaluation.evaluators import EvaluateKernel, check_positions, evaluate_rows, resolve_evaluator
 from .layout import WIDTH, Rows
 from .lockstep import GameRolls, callable_playout
 from .playouts import (
@@ -110,13 +106,14 @@ class Implementation:
         Evaluation), a :class:`~nardy_fast.Network` of the rows' variant, or any object with an ``evaluate(rows)``
         method, called once with read-only copies of the unfinished rows (n, 64) and returning (n, 5)
         probabilities (checked: shape, real numbers, no NaN, nested in [0, 1]). A finished game is valued by
-        its outcome, never by the evaluator. The rows are copied and checked first, as for ``encode``; the
-        compiled core evaluates built-in evaluators in C without the GIL."""
+        its outcome, never by the evaluator. The rows are copied and checked first, as for ``encode``: a row
+        that is no position is refused (``rows[i]: ...``) before any evaluator sees one. The compiled core
+        evaluates built-in evaluators in C without the GIL (Ctrl-C stops it within a second)."""
         checked = resolve_evaluator(evaluator)
         if isinstance(rows, BasePosition):
             rows = rows.to_array()
         array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
-        values = evaluate_rows(self, check_rows(array, "rows"), checked)
+        values = evaluate_rows(self, check_positions(self, check_rows(array, "rows")), checked)
         return values[0] if array.ndim == 1 else values
 
     def hint(

@@ -31,6 +31,7 @@ __all__ = [
     "Policy",
     "Chooser",
     "StopFlag",
+    "GAMES_BOUND",
     "Records",
     "Trajectories",
     "PlayoutOptions",
@@ -57,6 +58,9 @@ Chooser = Callable[[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.i
 #: The stop flag of one playout, one int32 shared by its threads (the core's loop reads it without the GIL):
 #: set when any of them fails or is interrupted, and then each of the others stops within a ply.
 StopFlag = npt.NDArray[np.int32]
+
+#: A playout's ``games`` are fewer than this (:func:`check_playout`), a rollout's too.
+GAMES_BOUND = 1 << 31
 
 #: What ``truncate`` may be: stop each game at its first bear-off position (docs/rules.md, Races and bear-off
 #: positions).
@@ -235,7 +239,7 @@ def _starts(start: object, flags: Mapping[str, object]) -> tuple[npt.NDArray[np.
 def check_playout(start: object, games: object, seed: object, options: PlayoutOptions) -> PlayoutArgs:
     """Check a playout's request (the same checks and messages for every implementation)."""
     count = integer(games)
-    if count is None or count < 1 or count >= 1 << 31:
+    if count is None or count < 1 or count >= GAMES_BOUND:
         raise field_error(NardyError, "games", "must be a positive integer below 2**31", games)
     spec = resolve_policy(options.policy)
     workers = integer(options.threads)

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from .errors import NardyError, NardyWarning, field_error
 from .inputs import choice, integer, items
-from .playouts import TRUNCATED, PlayoutOptions
+from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions
 from .position import Position
 
 __all__ = ["OUTCOMES", "MAX_GAMES", "STRATA", "Rollout", "check_position", "rollout_options", "warn_unbalanced"]
@@ -278,9 +278,10 @@ def rollout_options(
 def warn_unbalanced(games: object, options: PlayoutOptions, stacklevel: int = 2) -> None:
     """Warn (:class:`~nardy_fast.NardyWarning`) when stratified rolls would not be balanced: ``games`` not a
     whole number of cycles of :data:`STRATA` pairs (each first roll then comes up unevenly often, and the
-    rollout is biased towards some)."""
+    rollout is biased towards some). A count the playout refuses is left to its error: no advice to use
+    another count it refuses too."""
     count = integer(games)
-    if options.stratify is True and count is not None and count > 0 and count % STRATA:
+    if options.stratify is True and count is not None and 0 < count < GAMES_BOUND and count % STRATA:
         cycles = max(1, round(count / STRATA))
         warnings.warn(
             f"games: {count:,} stratified games are not a multiple of {STRATA:,} (36 x 36 pairs of first rolls), "

@@ -42,15 +42,16 @@ def check_segments(scores: object, offsets: object) -> tuple[Scores, Offsets]:
         raise field_error(NardyError, "scores", "must be a 1-D array of real numbers", scores)
     if np.isnan(values).any():
         raise field_error(NardyError, "scores", "must hold no NaN", int(np.flatnonzero(np.isnan(values))[0]))
-    ends = points.astype(np.int64)
-    if ends[0] != 0 or ends[-1] != len(values) or (len(ends) > 1 and (np.diff(ends) < 1).any()):
+    # compared as given, not by differences: a difference can wrap around (2**63 - 1 up to -2 is a "rise" of
+    # 2**63 - 1 in int64), a comparison cannot; offsets that pass lie in 0..len(scores), so the cast is exact
+    if points[0] != 0 or points[-1] != len(values) or (points[1:] <= points[:-1]).any():
         raise field_error(
             NardyError,
             "offsets",
             f"must rise strictly from 0 to len(scores) = {len(values)} (a segment of no scores has no argmax)",
             offsets,
         )
-    return np.ascontiguousarray(values), np.ascontiguousarray(ends)
+    return np.ascontiguousarray(values), np.ascontiguousarray(points.astype(np.int64))
 
 
 def python_kernel(scores: Scores, offsets: Offsets, out: Offsets) -> None:

@@ -1,7 +1,7 @@
 # The per-call API: Position.legal_moves and its lazy Move objects, the key of a state, and how a failed
 # search is raised.
 # Uses: tables, memory, gate, rules, search, results, rows.
-# Offers: search_status.
+# Offers: raise_set, search_status.
 
 cdef int raise_set() except -1:
     """Propagate the exception a signal handler set (``E_SIGNAL``)."""

@@ -2,7 +2,7 @@
 # written into a float32 buffer without the GIL. The schemes, their variants and the "nardy" layout are the
 # shared module's tables, read at import; the values are computed as its NumPy encoders compute them, bit for
 # bit (float32 arithmetic: the units are exact, and n / 15 is one correctly rounded division in both).
-# Uses: tables, gate.
+# Uses: tables, memory, gate, api_moves.
 # Offers: encode_nardy_rest.
 
 from libc.stdint cimport uintptr_t
@@ -172,11 +172,13 @@ def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
     Returns -1, or the first row that fails its checks or is of a variant the scheme does not encode (the rows
     after it are left unwritten). Each row is copied into memory of this call before it is read: ``rows`` may
     be changed by another thread meanwhile. When ``out`` overlaps ``rows``, all of them are copied first, since
-    the features of a row would be written over rows still to be read."""
+    the features of a row would be written over rows still to be read. A signal handler's exception (Ctrl-C)
+    is raised within a few tens of milliseconds, whatever N."""
     cdef int s = _SCHEME_IDS.get(scheme, -1)
     cdef Py_ssize_t n = rows.shape[0], i
     cdef int64_t bad = -1
-    cdef int features
+    cdef int features, status = 0
+    cdef uint64_t work = 0
     cdef Pos p
     cdef float *o
     if s < 0 or rows.shape[1] != WIDTH or out.shape[0] != n or out.shape[1] != SCHEME_FEATURES[s]:
@@ -187,6 +189,12 @@ def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
         rows = np.array(rows, dtype=np.int8, order="C", copy=True)
     with nogil:
         for i in range(n):
+            work += 8  # a row is about 0.15 us of work, 8 units of LOOK_WORK's
+            if work >= LOOK_WORK:
+                work = 0
+                if signals_raised() < 0:
+                    status = E_SIGNAL
+                    break
             memcpy(&p, &rows[i, 0], sizeof(Pos))
             if not pos_ok(&p) or not (SCHEME_VARIANTS[s] >> p.variant) & 1:
                 bad = i
@@ -199,4 +207,6 @@ def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
                 encode_openspiel(&p, o)
             else:
                 encode_nardy(&p, o)
+    if status == E_SIGNAL:
+        raise_set()
     return bad

@@ -5,7 +5,7 @@
 # (idle_workspaces).
 # Uses: tables.
 # Offers: buf_reserve, give_back, grown, next_result, resized, results_reserve, table_reset, table_resize,
-# take_workspace, tick, ticks.
+# take_workspace, tick, ticks, signals_raised.
 
 
 cdef inline int64_t grown(int64_t cap, int64_t need, int64_t first) noexcept nogil:
@@ -228,6 +228,17 @@ cdef inline int ticks(Gen *g, uint32_t count) noexcept nogil:
     cdef uint32_t before = g.ticks
     g.ticks += count
     return tick_block() if ((before ^ g.ticks) & ~<uint32_t> TICK_MASK) else 0
+
+
+cdef int signals_raised() noexcept nogil:
+    """Run the signal handlers (with the GIL, which this thread may hold already): -1 when one raised (its
+    exception is set), else 0. For the loops without a search's workspace (evaluate, encode, the bear-off
+    tables), which count their own work and look every ``LOOK_WORK`` units: often enough that Ctrl-C stops
+    them within a second whatever their input's size, seldom enough that taking the GIL (maybe waiting a
+    switch interval for another thread to drop it) costs nothing measurable. Only the main thread runs
+    handlers; a loop on another thread goes on (a playout's threads stop by its stop flag instead)."""
+    with gil:
+        return PyErr_CheckSignals()
 
 
 def searched():

@@ -21,6 +21,9 @@ cdef enum:
     # limit at least this large needs no level counts
     DFS_LEVEL_BOUND = 100000
     TICK_MASK = 4095   # a look for signals every 4096 ticks
+    # a look for signals every LOOK_WORK units of a loop that counts its own work (signals_raised): a unit is
+    # about 20 ns (evaluate's row is 16 of them, or more for a network: work_of_evaluator), so about 20 ms
+    LOOK_WORK = 1 << 20
     BAR_POINT = 25     # X's bar, as a step's source and as an index of Result.b
     YBAR = 26
     XOFF = 27

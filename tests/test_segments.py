@@ -56,6 +56,12 @@ BAD: list[tuple[object, object, str]] = [
     ([1.0, 2.0], [[0, 2]], "offsets"),
     ([1.0, 2.0], [], "offsets"),
     ([1.0, 2.0], [0, 2, 1], "offsets"),
+    # steps that wrap around in int64 (2**63 - 1 up to -2 is a "step" of 2**63 - 1 after wrapping)
+    ([1.0, 2.0, 3.0], [0, 2**63 - 1, -2, 0, 3], "offsets"),
+    ([1.0, 2.0, 3.0], [0, -(2**63), 3], "offsets"),
+    ([1.0, 2.0, 3.0], np.array([0, 2**63 + 1, 3], dtype=np.uint64), "offsets"),
+    ([1.0, 2.0, 3.0], np.array([0, 2**64 - 1, 1, 3], dtype=np.uint64), "offsets"),
+    ([1.0, 2.0, 3.0], np.array([0, 2**63 - 1, 2**64 - 2, 0, 3], dtype=np.uint64), "offsets"),  # int64's case
 ]
 
 

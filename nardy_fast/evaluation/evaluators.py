@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from .. import layout
 from ..batch import handed_out
-from ..errors import NardyError, field_error
+from ..errors import InvalidPositionError, NardyError, field_error
 from ..inputs import choice
 from ..variants import VARIANTS
 from .builtin import Builtin
@@ -34,6 +34,8 @@ __all__ = [
     "EvaluateKernel",
     "resolve_evaluator",
     "evaluate_rows",
+    "check_positions",
+    "CHECK_ONLY",
     "terminal_probabilities",
     "tables_for",
     "served",
@@ -43,8 +45,13 @@ Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
 
 #: An implementation's evaluator kernel: ``kernel(rows, kind, tables, out) -> bad`` values checked rows
-#: (n, 64) with built-in evaluator ``kind`` into ``out`` (n, 5); -1, or the first row it cannot value.
+#: (n, 64) with built-in evaluator ``kind`` into ``out`` (n, 5); -1, or the first row it cannot value. With
+#: ``kind`` :data:`CHECK_ONLY` it values nothing (``out`` is left alone): -1, or the first row that is not a
+#: position (the checks of :func:`nardy_fast.layout.unpack`, the core's row gate).
 EvaluateKernel = Callable[[Rows, int, object, Floats], int]
+
+#: The kind that asks an evaluate kernel only to check its rows.
+CHECK_ONLY = -1
 
 
 class Evaluator(Protocol):
@@ -145,6 +152,23 @@ def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[Optional[npt.NDA
     _, inverse = np.unique(keys, return_inverse=True)
     inverse = inverse.reshape(-1)
     return [np.flatnonzero(inverse == g) for g in range(int(inverse.max()) + 1)]
+
+
+def check_positions(record: Implementation, rows: Rows) -> Rows:
+    """``rows`` (n, 64), once ``record``'s kernel found every one a position the rules allow; else the error
+    of the first that is not, naming it (``rows[i]: ``) and the field at fault. The one gate of
+    ``nardy_fast.evaluate``, for every evaluator and both implementations alike: no evaluator, built-in or
+    the caller's, is shown a row that is no position (16 checkers, padding not zero, a variant column out of
+    range), which one implementation would value and the other refuse."""
+    bad = record.kernels.evaluate(rows, CHECK_ONLY, None, np.empty((len(rows), 5)))
+    if bad < 0:
+        return rows
+    try:
+        layout.unpack(rows[bad])
+    except NardyError as error:
+        raise type(error)(f"rows[{bad}]: {error}") from None
+    # the kernel refused a row that unpack accepts: the two checks disagree, which their tests rule out
+    raise field_error(InvalidPositionError, f"rows[{bad}]", "is not a position the rules allow", rows[bad].tolist())
 
 
 def evaluate_rows(

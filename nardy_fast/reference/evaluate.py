@@ -11,7 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import layout
-from ..evaluation.evaluators import terminal_probabilities
+from ..errors import NardyError
+from ..evaluation.evaluators import CHECK_ONLY, terminal_probabilities
 from ..evaluation.outcomes import EVALUATORS
 
 __all__ = ["evaluate_rows"]
@@ -36,7 +37,15 @@ def twin(name: str) -> Twin:
 
 def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]) -> int:
     """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5): -1, or the index
-    of the first row the evaluator cannot value (the race evaluator's position in contact)."""
+    of the first row the evaluator cannot value (the race evaluator's position in contact). With ``kind``
+    ``CHECK_ONLY``, only the rows' checks: -1, or the first row :func:`~nardy_fast.layout.unpack` refuses."""
+    if kind == CHECK_ONLY:
+        for i, row in enumerate(rows):
+            try:
+                layout.unpack(row)
+            except NardyError:
+                return i
+        return -1
     if EVALUATORS[kind] == "net":
         from .network import network_evaluate  # the network values many rows at once
 
