@@ -20,6 +20,7 @@ from . import reference
 from .batch import BatchResult
 from .duel import DuelResult
 from .encodings import Features
+from .errors import quote
 from .implementation import Implementation
 from .layout import Rows
 from .playouts import Played, Records, Trajectories
@@ -46,7 +47,7 @@ __all__ = [
 def _choose() -> ModuleType:
     requested = os.environ.get("NARDY_FAST_IMPLEMENTATION", "")
     if requested not in ("", "python", "cython"):
-        raise ImportError(f"NARDY_FAST_IMPLEMENTATION: must be 'python' or 'cython' (got {requested!r})")
+        raise ImportError(f"NARDY_FAST_IMPLEMENTATION: must be 'python' or 'cython' (got {quote(requested)})")
     if requested == "python":
         return reference
     try:

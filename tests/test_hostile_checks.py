@@ -21,7 +21,10 @@ characters, the same class and message in both implementations).
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -577,3 +580,14 @@ def test_race_helpers_serve() -> None:
 
     assert race_module.key_of("crazy", True) == "crazy_ladder4" and race_module.key_of("short", np.True_) == "long"
     assert len(race_module.vector("gulbar")) == race_module.NC
+
+
+def test_an_implementation_of_a_huge_name_is_a_short_import_error() -> None:
+    """NARDY_FAST_IMPLEMENTATION's value was repeated uncut in the import's error."""
+    environment = {**os.environ, "NARDY_FAST_IMPLEMENTATION": LONG}
+    run = subprocess.run(
+        [sys.executable, "-c", "import nardy_fast"], env=environment, capture_output=True, text=True, timeout=120
+    )
+    last = run.stderr.strip().splitlines()[-1]
+    assert run.returncode == 1 and last.startswith("ImportError: NARDY_FAST_IMPLEMENTATION: must be"), last[:300]
+    assert len(last) <= SHORT, len(last)

@@ -78,6 +78,7 @@ def resolve_evaluator(value: object, name: str = "evaluator") -> Union[Builtin, 
     """A built-in evaluator by name, or an object with a callable ``evaluate``; else a
     :class:`~nardy_fast.NardyError` naming ``name``."""
     if isinstance(value, Builtin):
+        value.kind  # noqa: B018 - one made with __new__ alone is refused here, before any row is read
         return value
     if isinstance(value, str):
         known = choice(value, EVALUATORS)
