@@ -269,7 +269,7 @@ class Member:
         return _HEADER_MAX + 16 + self.itemsize * self.size
 
 
-class _Bad(ValueError):
+class _BadArchiveError(ValueError):
     """An archive that is not what it should be (the message says how)."""
 
 
@@ -285,10 +285,10 @@ def _read_member(archive: zipfile.ZipFile, name: str, member: Member) -> Optiona
         info = archive.getinfo(name + ".npy")
     except KeyError:
         if member.required:
-            raise _Bad(f"no {name}") from None
+            raise _BadArchiveError(f"no {name}") from None
         return None
     if info.file_size > member.most:
-        raise _Bad(f"{name} is {info.file_size} bytes, more than {member.most}")
+        raise _BadArchiveError(f"{name} is {info.file_size} bytes, more than {member.most}")
     with archive.open(info) as handle:
         version = npy_format.read_magic(handle)
         if version == (1, 0):
@@ -296,26 +296,26 @@ def _read_member(archive: zipfile.ZipFile, name: str, member: Member) -> Optiona
         elif version == (2, 0):
             shape, fortran, dtype = npy_format.read_array_header_2_0(handle, max_header_size=_HEADER_MAX)
         else:
-            raise _Bad(f"{name} is in .npy format {version}, not read")
+            raise _BadArchiveError(f"{name} is in .npy format {version}, not read")
         plain = not dtype.hasobject and dtype.names is None and dtype.subdtype is None
         if not plain or dtype.kind not in member.kinds or not 0 < dtype.itemsize <= member.itemsize:
-            raise _Bad(f"{name} is of type {dtype.str}")
+            raise _BadArchiveError(f"{name} is of type {dtype.str}")
         count = math.prod(int(n) for n in shape)
         if (member.shape is not None and tuple(shape) != member.shape) or count > member.size:
-            raise _Bad(f"{name} has shape {tuple(shape)}")
+            raise _BadArchiveError(f"{name} has shape {tuple(shape)}")
         need = count * dtype.itemsize
         if info.file_size != handle.tell() + need:
-            raise _Bad(f"{name} has {info.file_size - handle.tell()} bytes of data, not {need}")
+            raise _BadArchiveError(f"{name} has {info.file_size - handle.tell()} bytes of data, not {need}")
         data = bytearray(need)
         view, done = memoryview(data), 0
         while done < need:
             chunk = handle.read(min(need - done, 1 << 20))
             if not chunk:
-                raise _Bad(f"{name} is cut short")
+                raise _BadArchiveError(f"{name} is cut short")
             view[done : done + len(chunk)] = chunk
             done += len(chunk)
         if handle.read(1):  # at its end, zipfile checks the member's CRC
-            raise _Bad(f"{name} is longer than its shape")
+            raise _BadArchiveError(f"{name} is longer than its shape")
     array = np.frombuffer(data, dtype=dtype, count=count)
     return array.reshape(shape, order="F" if fortran else "C")
 
@@ -339,9 +339,9 @@ def read_npz(
         with os.fdopen(fd, "rb") as handle:
             found = os.fstat(handle.fileno())
             if not stat.S_ISREG(found.st_mode):  # a FIFO would never end, a device never be a file
-                raise _Bad(_kind(found.st_mode).lower())
+                raise _BadArchiveError(_kind(found.st_mode).lower())
             if found.st_size > most:
-                raise _Bad(f"{found.st_size} bytes, more than such a file has ({most})")
+                raise _BadArchiveError(f"{found.st_size} bytes, more than such a file has ({most})")
             with zipfile.ZipFile(handle) as archive:
                 read = {name: _read_member(archive, name, member) for name, member in members.items()}
     except _DECODING as error:

@@ -158,7 +158,7 @@ def test_a_huge_write_error_of_the_records_is_cut(
 
     monkeypatch.setattr(cli.playout, "write_records", write_records)
     out = str(tmp_path / "r.csv")
-    status, printed, err = command_line(["playout", "--variant", "short", "--games", "2", "--out", out], capsys)
+    status, _, err = command_line(["playout", "--variant", "short", "--games", "2", "--out", out], capsys)
     assert status == 2 and err.startswith("nardy-fast: error: --out: could not be written: cannot write xxx")
     assert err.count("\n") == 1 and "x" * QUOTE_LIMIT not in err and err.endswith(f"(got {out!r})\n"), err[:300]
 

@@ -51,8 +51,7 @@ from nardy_fast.errors import NardyError
 from nardy_fast.evaluation.network import INPUTS, Network
 from nardy_fast.files import write_bytes, write_npz
 from nardy_fast.policies import Greedy
-from nardy_fast.training import check_config, train
-from nardy_fast.training import trainer
+from nardy_fast.training import check_config, train, trainer
 from nardy_fast.training.trainer import checkpoint_path, log_path
 
 #: A tiny training: short nardy, 8 hidden units, one iteration of 20 games (tests/test_training.py).
