@@ -383,7 +383,7 @@ def test_registration_is_idempotent() -> None:
     before = {k: v for k, v in gymnasium.registry.items() if k.startswith("nardy_fast/")}
     nenv.register()
     assert {k: v for k, v in gymnasium.registry.items() if k.startswith("nardy_fast/")} == before
-    assert sorted(before) == sorted(nenv.ENV_IDS.values())
+    assert sorted(before) == sorted([*nenv.ENV_IDS.values(), *nenv.SELFPLAY_IDS.values()])
 
 
 def test_openspiel_observations_carry_the_roll() -> None:

@@ -1,7 +1,7 @@
 """Hostile and careless input to the reinforcement-learning environments (nardy_fast.env), issue 19: the bound
 of max_actions, constructor arguments that are NumPy arrays or strings whose __eq__ raises, seeds the
 Gymnasium wrapper must check as the AEC environment does, reset options that are not a mapping, actions after
-the end, bad agent names, and the arrays handed to user code (info["children"], the opponent's arguments,
+the end, bad agent names, and the arrays handed to user code (the children rows, the opponent's arguments,
 observations), which no user code can change under the environment."""
 
 from __future__ import annotations
@@ -475,9 +475,12 @@ def test_observations_masks_and_single_agent_infos_are_the_users() -> None:
     observation, info = single.reset(seed=2)
     expected = rows_of(single.aec.game.legal_moves())  # type: ignore[union-attr]
     mask = single.action_masks()
-    info["children"][...] = 0
+    assert "children" not in info  # ragged: SingleAgentEnv.children() (Gymnasium's vectorisers stack infos)
+    with pytest.raises(ValueError):
+        single.children()[...] = 0
     observation["action_mask"][...] = 0
     mask[...] = False
+    assert np.array_equal(single.children(), expected)
     assert np.array_equal(single.aec.infos[single.seat]["children"], expected)
     assert single.action_masks().sum() == len(expected)
     single.step(len(expected) - 1)  # the last offered action is still offered

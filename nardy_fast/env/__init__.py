@@ -1,9 +1,9 @@
 """Reinforcement-learning environments: a PettingZoo AEC environment for two agents and a Gymnasium
 single-agent wrapper that plays against any policy of :mod:`nardy_fast.policies` (the ``env`` extra, which
 brings PettingZoo and Gymnasium: ``pip install -e ".[env]"`` from a clone, ``pip install "<the wheel
-file>[env]"`` from a wheel; nothing else in the package imports them). Importing this module registers the single-agent environment of
-every variant with Gymnasium: ``gymnasium.make("nardy_fast/long-v0")`` (:data:`ENV_IDS`), with the keyword
-arguments of :class:`SingleAgentEnv`.
+file>[env]"`` from a wheel; nothing else in the package imports them). Importing this module registers the
+single-agent environment of every variant with Gymnasium: ``gymnasium.make("nardy_fast/long-v0")``
+(:data:`ENV_IDS`), with the keyword arguments of :class:`SingleAgentEnv`.
 
 >>> from nardy_fast.env import env
 >>> aec = env("short")                        # the AEC environment, PettingZoo's standard wrappers around it
@@ -43,7 +43,19 @@ Actions and observations
     scores afterstates encodes them; a read-only array no call can make writable, since every later
     ``last()`` hands the same one), ``legal_results`` (how many results the position has) and
     ``not_offered`` (how many of them are beyond ``max_actions``). Observations and masks are fresh arrays
-    every call: nothing handed out is read back by the environment.
+    every call: nothing handed out is read back by the environment. :class:`SingleAgentEnv`'s ``info`` has
+    all but the ``children``, which its method ``children()`` gives instead (the same rows).
+
+Vectorisers
+    Gymnasium's vectorisers stack each key of the sub-environments' infos into one array, so a single-agent
+    info holds only values of one shape (the ragged ``children`` are a method, ``envs.call("children")``
+    through a vectoriser). ``gymnasium.make_vec("nardy_fast/<variant>-v0", num_envs=n)`` works in every
+    mode: ``"sync"`` and ``"async"`` (Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv`` over
+    ``gymnasium.make``) and ``"vector_entry_point"``, the default, :func:`single_agent_vector_env`: a
+    ``SyncVectorEnv`` of :class:`SingleAgentEnv`, so that an ID means one seat against an opponent in every
+    mode. :class:`NardyVectorEnv` is self-play (both sides act, from one policy), a different game for the
+    agent: it is registered under its own IDs, ``nardy_fast/<variant>-selfplay-v0`` (:data:`SELFPLAY_IDS`),
+    as a vector entry point only (``gymnasium.make`` has no single environment to make for them).
 
 More results than ``max_actions``
     Crazy gulbar's ladders can have hundreds of thousands of results. The mask then offers the first
@@ -92,7 +104,7 @@ from ..game import MAX_PLIES
 from ..variants import VARIANTS
 from .aec import NardyEnv, env, raw_env
 from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS, RENDER_MODES
-from .single_agent import OPPONENTS, SingleAgentEnv
+from .single_agent import OPPONENTS, SingleAgentEnv, single_agent_vector_env
 from .vector import NardyVectorEnv
 
 __all__ = [
@@ -103,26 +115,45 @@ __all__ = [
     "OPPONENTS",
     "RENDER_MODES",
     "ENV_IDS",
+    "SELFPLAY_IDS",
     "NardyEnv",
     "raw_env",
     "env",
     "SingleAgentEnv",
+    "single_agent_vector_env",
     "NardyVectorEnv",
     "register",
 ]
 
 #: The Gymnasium ID of each variant's :class:`SingleAgentEnv`: ``gymnasium.make(ENV_IDS["long"], ...)``.
 ENV_IDS = {variant: f"nardy_fast/{variant}-v0" for variant in VARIANTS}
+#: The Gymnasium ID of each variant's self-play :class:`NardyVectorEnv`, a vector environment only:
+#: ``gymnasium.make_vec(SELFPLAY_IDS["long"], num_envs=64)``.
+SELFPLAY_IDS = {variant: f"nardy_fast/{variant}-selfplay-v0" for variant in VARIANTS}
 
 
 def register() -> None:
-    """Register :data:`ENV_IDS` with Gymnasium (done on import; again, it changes nothing). The entry point
-    is :class:`SingleAgentEnv` with the variant set, ``gymnasium.make``'s keyword arguments passed on."""
+    """Register :data:`ENV_IDS` and :data:`SELFPLAY_IDS` with Gymnasium (done on import; again, it changes
+    nothing), the variant set and the keyword arguments of ``gymnasium.make`` or ``make_vec`` passed on.
+
+    An ID of :data:`ENV_IDS` makes a :class:`SingleAgentEnv`; its vector entry point
+    (:func:`~nardy_fast.env.single_agent.single_agent_vector_env`) makes ``num_envs`` of them in a
+    ``SyncVectorEnv``, so that ``make_vec`` gives the single-agent semantics in every mode (``"sync"``,
+    ``"async"`` and ``"vector_entry_point"``, its default). An ID of :data:`SELFPLAY_IDS` has only a vector
+    entry point, :class:`NardyVectorEnv`, whose semantics (both sides act) no single environment has."""
     for variant, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
                 entry_point="nardy_fast.env.single_agent:SingleAgentEnv",
+                vector_entry_point="nardy_fast.env.single_agent:single_agent_vector_env",
+                kwargs={"variant": variant},
+            )
+    for variant, env_id in SELFPLAY_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                vector_entry_point="nardy_fast.env.vector:NardyVectorEnv",
                 kwargs={"variant": variant},
             )
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import SyncVectorEnv
 
 from .. import dice
 from ..errors import NardyError, field_error
@@ -19,6 +21,7 @@ from ..inputs import IntLike, choice, integer
 from ..policies import Greedy, PolicySpec, resolve_policy
 from ..position import Move
 from ..registry import implementation_of
+from ..vector import MAX_GAMES
 from .aec import NardyEnv
 from .checks import (
     AGENTS,
@@ -28,9 +31,10 @@ from .checks import (
     Observation,
     check_start,
     missing_attribute,
+    read_only_rows,
 )
 
-__all__ = ["OPPONENTS", "SingleAgentEnv"]
+__all__ = ["OPPONENTS", "SingleAgentEnv", "single_agent_vector_env"]
 
 #: The opponents of :class:`SingleAgentEnv` a name gives: the policies (:data:`nardy_fast.game.POLICIES`) and
 #: the built-in evaluators (each the 0-ply :class:`~nardy_fast.Greedy` of its evaluator).
@@ -197,11 +201,24 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         """The position as the AEC environment renders it: text, or an RGB image for ``"rgb_array"``."""
         return self.aec.render()
 
+    def children(self) -> npt.NDArray[np.int8]:
+        """The results of the offered actions as packed rows (k, 64), in action order (empty after the end):
+        an agent that scores afterstates encodes them. Through a Gymnasium vectoriser, ``envs.call("children")``
+        gives one array per sub-environment. They are not in ``info``, which Gymnasium's vectorisers stack
+        into one array per key: ``k`` differs between environments. The array is read-only (no call can make
+        it writable): the environment hands the same one until the next step."""
+        if self.aec.game is None:
+            raise field_error(NardyError, "reset", "must be called first", None)
+        rows: Optional[npt.NDArray[np.int8]] = None
+        if not self._illegal:
+            rows = self.aec.infos.get(self.seat, {}).get("children")
+        return read_only_rows([]) if rows is None else rows
+
     def _info(self) -> dict[str, Any]:
-        """``seat``'s info, a copy that shares nothing with the environment (Gymnasium's rule)."""
+        """``seat``'s info, a copy that shares nothing with the environment (Gymnasium's rule), without the
+        children rows (:meth:`children`): every value is one Gymnasium's vectorisers can stack."""
         info = dict(self.aec.infos.get(self.seat, {}))
-        if "children" in info:
-            info["children"] = info["children"].copy()
+        info.pop("children", None)
         return info
 
     def _reply(self) -> float:
@@ -232,6 +249,23 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             game.seed,
         )
         return int(picks[0])
+
+
+def single_agent_vector_env(num_envs: IntLike = 1, **kwargs: Any) -> SyncVectorEnv:
+    """``num_envs`` :class:`SingleAgentEnv` made with the same keyword arguments, in one Gymnasium
+    ``SyncVectorEnv``: the vector entry point of ``nardy_fast/<variant>-v0`` (``gymnasium.make_vec``'s
+    default mode). Each sub-environment plays its seat against the opponent, as ``gymnasium.make`` of the ID
+    does, so every vectorisation mode of the ID has the same semantics; the self-play
+    :class:`~nardy_fast.env.NardyVectorEnv`, where both sides act, is another ID
+    (``nardy_fast/<variant>-selfplay-v0``). ``num_envs`` is ``1 ..`` :data:`~nardy_fast.vector.MAX_GAMES`;
+    the first environment is made (its arguments checked) before the others."""
+    count = integer(num_envs)
+    if count is None or not 1 <= count <= MAX_GAMES:
+        raise field_error(
+            NardyError, "num_envs", "must be an integer 1 <= num_envs <= 2**20 (MAX_GAMES)", num_envs
+        )
+    first = SingleAgentEnv(**kwargs)
+    return SyncVectorEnv([lambda: first, *[partial(SingleAgentEnv, **kwargs)] * (count - 1)])
 
 
 def _check_served(spec: PolicySpec, variant: str, opponent: object) -> None:

@@ -1,5 +1,6 @@
 """A Gymnasium vector environment over :class:`nardy_fast.Games`: ``num_envs`` self-play games of one variant
-stepped together, both sides played by the one policy that chooses the actions.
+stepped together, both sides played by the one policy that chooses the actions. Registered with Gymnasium as
+the vector entry point of ``nardy_fast/<variant>-selfplay-v0``: ``gymnasium.make_vec(id, num_envs=n)``.
 
 Seeds
     ``reset(seed=s)`` starts games ``0 .. num_envs - 1`` of dice seed ``s`` in the sub-environments, in order;
