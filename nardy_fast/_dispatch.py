@@ -162,6 +162,7 @@ def rollout(
     batch: int = 1000,
     truncate: Optional[str] = None,
     max_results: Optional[int] = None,
+    progress: Optional[Callable[[int], object]] = None,
 ) -> Rollout:
     return RECORD.rollout(
         position,
@@ -174,6 +175,7 @@ def rollout(
         batch=batch,
         truncate=truncate,
         max_results=max_results,
+        progress=progress,
     )
 
 

@@ -42,7 +42,7 @@ from .policies import bind, hint_moves
 from .position import Move
 from .position import Position as BasePosition
 from .registry import register
-from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
+from .rollouts import Rollout, check_position, check_progress, rollout_options, rollout_parts, warn_unbalanced
 from .segments import SegmentKernel, check_segments
 from .state import check_limit, limit_error
 from .vector import Games as BaseGames
@@ -355,6 +355,7 @@ class Implementation:
         batch: int = 1000,
         truncate: Optional[str] = None,
         max_results: Optional[int] = None,
+        progress: Optional[Callable[[int], object]] = None,
     ) -> Rollout:
         """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
         options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
@@ -368,11 +369,13 @@ class Implementation:
         position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
         the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
         games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
-        it: one of the ``unfinished`` games, which score 0 (no bound unless you set one)."""
+        it: one of the ``unfinished`` games, which score 0 (no bound unless you set one). ``progress``, as
+        ``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly)."""
         options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results)
         check_position(position)
+        check_progress(progress)
         warn_unbalanced(games, options, stacklevel=4)
-        return self.roll_out(position, games, seed, options)
+        return rollout_parts(self.roll_out, position, games, seed, options, progress)
 
     def roll_out(self, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:
         """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`), and

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Optional, cast
 
 import numpy as np
@@ -23,7 +23,17 @@ from .inputs import choice, integer, items
 from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions
 from .position import Position
 
-__all__ = ["OUTCOMES", "MAX_GAMES", "STRATA", "Rollout", "check_position", "rollout_options", "warn_unbalanced"]
+__all__ = [
+    "OUTCOMES",
+    "MAX_GAMES",
+    "STRATA",
+    "Rollout",
+    "check_position",
+    "check_progress",
+    "rollout_options",
+    "rollout_parts",
+    "warn_unbalanced",
+]
 
 #: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
 #: single game, 2 a mars, 3 a koks).
@@ -289,3 +299,37 @@ def warn_unbalanced(games: object, options: PlayoutOptions, stacklevel: int = 2)
             NardyWarning,
             stacklevel=stacklevel,
         )
+
+
+def check_progress(progress: object) -> Optional[Callable[[int], object]]:
+    """``progress``, a callable or None (the same check as ``duel``'s), else a NardyError naming it."""
+    if progress is not None and not callable(progress):
+        raise field_error(NardyError, "progress", "must be callable or None", progress)
+    return progress
+
+
+def rollout_parts(
+    roll_out: Callable[[object, object, object, PlayoutOptions], Rollout],
+    position: object,
+    games: object,
+    seed: object,
+    options: PlayoutOptions,
+    progress: object = None,
+) -> Rollout:
+    """``roll_out(position, games, seed, options)`` (an implementation's ``roll_out``), with ``progress``
+    called with the games done after each part of ``options.batch`` games: the parts are rollouts of
+    consecutive games (``first_game`` moved on), which combine exactly into the one rollout a single call
+    gives, so that a long rollout (a Greedy policy's, 1-ply and deeper) shows how far it is. Without
+    ``progress``, one call."""
+    report = check_progress(progress)
+    if report is None:
+        return roll_out(position, games, seed, options)
+    count, batch, first = integer(games), integer(options.batch), integer(options.first_game)
+    if count is None or batch is None or first is None or count < 1 or batch < 1:
+        return roll_out(position, games, seed, options)  # its checks name what is wrong
+    parts = []
+    for begin in range(0, count, batch):
+        size = min(batch, count - begin)
+        parts.append(roll_out(position, size, seed, replace(options, first_game=first + begin)))
+        report(begin + size)
+    return Rollout.combine(parts)

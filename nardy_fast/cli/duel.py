@@ -18,7 +18,17 @@ from ..evaluation.search import MAX_PLIES
 from ..game import MAX_PLIES as MAX_GAME_PLIES
 from ..game import POLICIES
 from ..policies import Greedy
-from .parser import GAMES, Parser, UsageError, errors_of, flag_option, flags_of, integer
+from .parser import (
+    GAMES,
+    Parser,
+    UsageError,
+    check_network,
+    errors_of,
+    evaluator_of,
+    flag_option,
+    flags_of,
+    integer,
+)
 from .progress import Progress, progress_option, progress_stream
 
 __all__ = ["DESCRIPTION", "PLAYERS", "add_arguments", "duel_report", "run"]
@@ -29,13 +39,16 @@ DESCRIPTION = (
     "games ended in each result. The games come in pairs: both games of a pair have the same dice (who\n"
     "starts, every roll, every random choice), A plays White in the first and Black in the second, so the\n"
     "luck of the dice cancels within a pair and a player against itself scores exactly 0. A player is\n"
-    "random (a seeded uniform choice among the legal moves), first (the first legal move) or a built-in\n"
-    "evaluator (heuristic for every variant, pubeval for short nardy), which plays greedily: the best move\n"
-    "by that evaluator, searched --plies-a (--plies-b) plies deep. A progress bar (games done, percent,\n"
+    "random (a seeded uniform choice among the legal moves), first (the first legal move), a built-in\n"
+    "evaluator (net, the network shipped for each variant; heuristic for every variant; pubeval for short\n"
+    "nardy) or a weights file (.npz) of nardy-fast train, which plays greedily: the best move by that\n"
+    "evaluator, searched --plies-a (--plies-b) plies deep. A name wins over a file of that name (write\n"
+    "./net for a file called net). A progress bar (games done, percent,\n"
     "games/s, time left) is drawn on stderr when it is a terminal, or with --progress."
 )
 
-#: What a player of the command line is: a policy's name or a built-in evaluator's.
+#: What a player of the command line is named by: a policy's name or a built-in evaluator's (else it is the
+#: path of a weights file).
 PLAYERS = (*POLICIES, *EVALUATORS)
 
 _PLIES = integer(0, MAX_PLIES)
@@ -51,8 +64,7 @@ def add_arguments(parser: Parser) -> None:
         parser.add_argument(
             seat.lower(),
             metavar=seat,
-            choices=PLAYERS,
-            help=f"player {seat}: one of {', '.join(PLAYERS)}"
+            help=f"player {seat}: one of {', '.join(PLAYERS)}, or a weights file (.npz)"
             + (" (the points per game are A's)" if seat == "A" else ""),
         )
     parser.add_argument(
@@ -81,16 +93,19 @@ def add_arguments(parser: Parser) -> None:
     progress_option(parser)
 
 
-def _player(name: str, plies: Optional[int], seat: str) -> tuple[object, str]:
-    """The policy of a player of the command line and how the report names it."""
+def _player(name: str, plies: Optional[int], seat: str, variant: str) -> tuple[object, str]:
+    """The policy of a player of the command line (a policy's name, an evaluator's, a weights file) and how
+    the report names it."""
     if name in POLICIES:
         if plies is not None:
             raise UsageError(
                 f"--plies-{seat.lower()}: applies to an evaluator, not to {name} (got {quote(str(plies))})"
             )
         return name, name
+    evaluator = evaluator_of(name, seat, POLICIES)
+    check_network(evaluator, variant, seat, name)
     depth = plies or 0
-    return Greedy(name, plies=depth), f"{name} ({depth}-ply)"
+    return Greedy(evaluator, plies=depth), f"{name} ({depth}-ply)"
 
 
 def duel_report(result: DuelResult, seconds: float, names: tuple[str, str]) -> list[str]:
@@ -134,12 +149,12 @@ def run(args: argparse.Namespace) -> int:
     players = []
     names = []
     for seat, name, plies in (("A", args.a, args.plies_a), ("B", args.b, args.plies_b)):
-        player, described = _player(name, plies, seat)
+        player, described = _player(name, plies, seat, args.variant)
         if isinstance(player, Greedy):
             # the evaluator's own check of the start (a variant it does not serve, a race evaluator out of a
             # race), named by the seat it would play
             with errors_of(seat, {"evaluator": seat, "rows": seat}):
-                evaluate(start, name)
+                evaluate(start, player.evaluator)
         players.append(player)
         names.append(described)
     deepest = max(p.plies if isinstance(p, Greedy) else 0 for p in players)

@@ -12,7 +12,16 @@ from .._dispatch import evaluate
 from ..errors import quote
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES
-from .parser import Parser, errors_of, integer, parse_position
+from .parser import (
+    POSITION_FORMS,
+    Parser,
+    UsageError,
+    check_network,
+    errors_of,
+    evaluator_of,
+    integer,
+    read_position,
+)
 
 __all__ = ["DESCRIPTION", "add_arguments", "hint_report", "run"]
 
@@ -23,8 +32,12 @@ DESCRIPTION = (
     "result by the evaluator; --plies 1 averages the best reply over the 21 rolls that follow (the\n"
     "opponent's, or the same side's after an extra roll); --plies 2 searches one more level for the best\n"
     "few moves (the others keep their 0-ply equity and follow them). A position with a pending list (a\n"
-    "gulbar transfer) takes no roll. The evaluators: heuristic (every variant), pubeval (short nardy), race\n"
-    "(races only); docs/rules.md, Evaluation and search, describes them."
+    "gulbar transfer) takes no roll. The evaluators: net (the network shipped for each variant, the\n"
+    "default), heuristic (every variant), pubeval (short nardy), race (races only), or a weights file that\n"
+    "nardy-fast train wrote; docs/rules.md, Evaluation and search, describes them. The position is its\n"
+    "text, its ID, or for short nardy a GNU Backgammon Position ID (ID:MatchID for the side on roll and\n"
+    "the dice) or an XGID, whose dice are the roll when ROLL is left out; a cube or match score in them is\n"
+    "a warning (the equities are cubeless money play)."
 )
 
 _PLIES = integer(0, MAX_PLIES)
@@ -42,15 +55,18 @@ def _roll(text: str) -> tuple[int, int]:
 def add_arguments(parser: Parser) -> None:
     """The options of ``hint``."""
     parser.add_argument(
-        "position", metavar="POSITION", help='the position, as its text: "long w 12:-15,24:15"'
+        "position", metavar="POSITION", nargs="?", default=None, help="the position: the same as --position"
     )
     parser.add_argument(
         "roll",
         metavar="ROLL",
-        type=_roll,
         nargs="?",
         default=None,
-        help="the roll to play, as 3-1; none for a position with a pending list",
+        help="the roll to play, as 3-1; none for a position with a pending list, or whose XGID or Match ID "
+        "gives the dice",
+    )
+    parser.add_argument(
+        "--position", dest="position_option", metavar="POSITION", default=None, help=f"the position: {POSITION_FORMS}"
     )
     parser.add_argument(
         "--plies",
@@ -61,9 +77,11 @@ def add_arguments(parser: Parser) -> None:
     )
     parser.add_argument(
         "--evaluator",
-        choices=EVALUATORS,
         default="net",
-        help="the evaluator that values the positions (default: %(default)s)",
+        metavar="NAME|PATH",
+        help=f"the evaluator that values the positions: one of {', '.join(EVALUATORS)} (net: the network "
+        "shipped for the variant), or a weights file (.npz) of nardy-fast train; a name wins over a file of "
+        "that name, write ./net for the file (default: %(default)s)",
     )
     parser.add_argument(
         "--top", type=_TOP, default=None, metavar="N", help="print only the N best moves (default: all)"
@@ -85,17 +103,40 @@ def hint_report(ranked: list[tuple[str, float]], top: Optional[int] = None) -> l
     return lines
 
 
+def _position_and_roll(args: argparse.Namespace) -> tuple[str, str, Optional[str]]:
+    """The position's text, the option that gave it, and the roll's text: ``--position`` leaves the one
+    positional word to ROLL."""
+    words = [word for word in (args.position, args.roll) if word is not None]
+    if args.position_option is None:
+        if not words:
+            raise UsageError("--position: required (or the position as POSITION)")
+        return words[0], "POSITION", args.roll
+    if len(words) > 1:
+        raise UsageError(f"POSITION: given twice, as POSITION and as --position (got {quote(words[0])})")
+    return args.position_option, "--position", words[0] if words else None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``hint`` with the options of :func:`add_arguments`."""
-    position = parse_position(args.position, "POSITION", unfinished=True)
-    fields = {"dice": "ROLL", "evaluator": "--evaluator", "plies": "--plies", "rows": "POSITION"}
-    with errors_of("POSITION", fields):
+    text, option, roll_text = _position_and_roll(args)
+    try:
+        roll = None if roll_text is None else _roll(roll_text)
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"ROLL: {error}") from None
+    position, dice = read_position(text, option, unfinished=True)
+    if dice is not None and roll is not None and roll != dice:
+        raise UsageError(f"ROLL: is not the roll the position gives, {dice[0]}-{dice[1]} (got {quote(roll_text)})")
+    args.roll = roll or dice
+    evaluator = evaluator_of(args.evaluator, "--evaluator")
+    check_network(evaluator, position.variant, "--evaluator", args.evaluator)
+    fields = {"dice": "ROLL", "evaluator": "--evaluator", "plies": "--plies", "rows": option}
+    with errors_of(option, fields):
         # the evaluator's own check of the position itself (a variant it does not serve, a race evaluator
         # out of a race), before one of its children is blamed
-        evaluate(position, args.evaluator)
+        evaluate(position, evaluator)
     started = time.perf_counter()
-    with errors_of("POSITION", fields):
-        ranked = position.hint(args.roll, evaluator=args.evaluator, plies=args.plies)
+    with errors_of(option, fields):
+        ranked = position.hint(args.roll, evaluator=evaluator, plies=args.plies)
     seconds = time.perf_counter() - started
     to_play = (
         "pending " + ",".join(map(str, position.pending))

@@ -8,14 +8,21 @@ import argparse
 import ast
 import contextlib
 import re
+import sys
+import warnings
 from collections.abc import Callable, Iterator, Mapping
-from typing import NoReturn, Optional
+from typing import NoReturn, Optional, Union
 
-from .. import Position
-from ..errors import QUOTE_LIMIT, NardyError, quote
+from .. import Position, ids
+from .._dispatch import evaluate
+from ..errors import QUOTE_LIMIT, NardyError, NardyWarning, quote
+from ..evaluation.network import Network
+from ..evaluation.outcomes import EVALUATORS
+from ..evaluation.search import MAX_PLIES
 from ..game import POLICIES
+from ..policies import Greedy
 from ..position import Position as AnyPosition
-from ..variants import flag_from_text
+from ..variants import VARIANTS, flag_from_text
 
 __all__ = [
     "UsageError",
@@ -27,7 +34,12 @@ __all__ = [
     "GAMES",
     "errors_of",
     "parse_position",
+    "read_position",
+    "POSITION_FORMS",
+    "evaluator_of",
+    "check_network",
     "play_options",
+    "policy_of",
     "max_results_option",
     "flag_option",
     "flags_of",
@@ -186,33 +198,133 @@ def errors_of(option: str, fields: Optional[Mapping[str, str]] = None) -> Iterat
         raise UsageError(_library_message(error, option, fields)) from None
 
 
-def parse_position(text: str, option: str = "--position", *, unfinished: bool = False) -> AnyPosition:
-    """``Position.from_text(text)``, its errors naming ``option`` and quoting the text; with ``unfinished``,
-    a finished game is an error too."""
+#: The forms of a position the command line reads, for the help of the options that take one.
+POSITION_FORMS = (
+    'its text ("long w 12:-15,24:15"), its ID (position.id(), any variant), or for short nardy a GNU '
+    "Backgammon Position ID (White to move) or ID:MatchID, or an XGID"
+)
+_GNUBG = re.compile(r"([A-Za-z0-9+/]{14})(?::(.*))?", re.DOTALL)
+#: The package's ID: 5 characters at least (the variant, the turn, the first-roll marks and 24 empty points).
+_COMPACT = re.compile(rf"[A-Za-z0-9_-]{{5,{ids.MAX_LENGTH}}}")
+
+#: A position read, and the dice its form gives (None: none).
+_Read = tuple[AnyPosition, Optional[tuple[int, int]]]
+
+
+def _xgid(text: str) -> _Read:
+    return Position.from_xgid(text), ids.read_xgid(text, warn=False).dice
+
+
+def _gnubg(pid: str, match_id: Optional[str]) -> _Read:
+    position = Position.from_gnubg_id(pid, match_id=match_id)
+    return position, None if match_id is None else ids.read_match_id(match_id).dice
+
+
+def _readings(text: str) -> list[Callable[[], _Read]]:
+    """The readers ``text`` may be meant for, most likely first: its form tells (an XGID has ``XGID=`` or
+    ten fields, a GNU Backgammon Position ID 14 characters of base64 and maybe ``:`` and a Match ID, the
+    package's ID at most 29 of base64url); a text that looks like none is a position's text."""
+    if text.startswith("XGID=") or text.count(":") == 9:
+        return [lambda: _xgid(text)]
+    if text.partition(" ")[0] in VARIANTS:
+        return [lambda: (Position.from_text(text), None)]
+    found: list[Callable[[], _Read]] = []
+    gnubg = _GNUBG.fullmatch(text)
+    if gnubg:
+        found.append(lambda: _gnubg(gnubg[1], gnubg[2]))
+    if _COMPACT.fullmatch(text):
+        found.append(lambda: (Position.from_id(text), None))
+    return found or [lambda: (Position.from_text(text), None)]
+
+
+def read_position(
+    text: str, option: str = "--position", *, unfinished: bool = False
+) -> _Read:
+    """The position ``text`` writes in any of :data:`POSITION_FORMS`, and the dice it gives (an XGID's or a
+    Match ID's, else None); its errors name ``option`` and quote the text, and the NardyWarnings of its
+    reading (a cube or a match score the position does not hold) are warning lines on stderr. With
+    ``unfinished``, a finished game is an error too."""
     quoted = quote(text)
+    errors: list[NardyError] = []
+    for read in _readings(text):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", NardyWarning)
+            try:
+                position, dice = read()
+            except NardyError as error:
+                errors.append(error)
+                continue
+        for warning in caught:
+            if issubclass(warning.category, NardyWarning):
+                print(f"nardy-fast: warning: {option}: {one_line(str(warning.message))}", file=sys.stderr)
+        if unfinished and position.is_over():
+            raise UsageError(f"{option}: is a finished game (got {quoted})")
+        return position, dice
+    message = one_line(str(errors[0]))  # the likeliest form's error
+    where = "" if quoted in message else f" (in {quoted})"
+    raise UsageError(f"{option}: {message}{where}")
+
+
+def parse_position(text: str, option: str = "--position", *, unfinished: bool = False) -> AnyPosition:
+    """The position of :func:`read_position`, without its dice."""
+    return read_position(text, option, unfinished=unfinished)[0]
+
+
+def evaluator_of(text: str, option: str, also: tuple[str, ...] = ()) -> Union[str, Network]:
+    """The evaluator a command-line word names: a built-in evaluator's name (or one of ``also``, the
+    policies' names where a player is asked), else the network of the weights file at that path (as
+    ``nardy-fast train`` writes it). A name wins over a file of that name: ``./net`` names the file."""
+    if text in also or text in EVALUATORS:
+        return text
+    names = ", ".join(map(repr, (*also, *EVALUATORS)))
     try:
-        position = Position.from_text(text)
+        return Network.load(text)
     except NardyError as error:
         message = one_line(str(error))
-        where = "" if quoted in message else f" (in {quoted})"
-        raise UsageError(f"{option}: {message}{where}") from None
-    if unfinished and position.is_over():
-        raise UsageError(f"{option}: is a finished game (got {quoted})")
-    return position
+        if message.startswith("weights: no such file"):
+            problem = f"must be one of {names} or a weights file (.npz): no such file"
+            raise UsageError(f"{option}: {problem} (got {quote(text)})") from None
+        raise UsageError(_library_message(error, option, {"weights": option})) from None
 
 
-def play_options(parser: Parser) -> None:
-    """The options of how games are played: ``--seed``, ``--policy`` and ``--threads``."""
+def check_network(evaluator: object, variant: str, option: str, text: str) -> None:
+    """A network read from a file evaluates its own variant only: another is an error naming ``option``."""
+    if isinstance(evaluator, Network) and evaluator.variant != variant:
+        problem = f"is a network of {evaluator.variant} nardy, not of {variant} nardy"
+        raise UsageError(f"{option}: {problem} (got {quote(text)})")
+
+
+def play_options(parser: Parser, evaluators: bool = False) -> None:
+    """The options of how games are played: ``--seed``, ``--policy`` and ``--threads``; with ``evaluators``,
+    ``--policy`` also takes an evaluator or a weights file, searched ``--plies`` deep (:func:`policy_of`)."""
     parser.add_argument(
         "--seed", type=_SEED, default=0, metavar="S", help="seed of the dice (default: %(default)s)"
     )
-    parser.add_argument(
-        "--policy",
-        choices=POLICIES,
-        default="random",
-        help="how each move is chosen: random (seeded, uniform among the legal moves) or first (the first "
-        "legal move) (default: %(default)s)",
-    )
+    if evaluators:
+        parser.add_argument(
+            "--policy",
+            default="random",
+            metavar="POLICY",
+            help="how each move is chosen: random (seeded, uniform among the legal moves), first (the first "
+            f"legal move), an evaluator ({', '.join(EVALUATORS)}; net: the network shipped for the variant) or "
+            "a weights file (.npz) of nardy-fast train, which plays the best move by that evaluator searched "
+            "--plies deep; a name wins over a file of that name (default: %(default)s)",
+        )
+        parser.add_argument(
+            "--plies",
+            type=integer(0, MAX_PLIES),
+            default=None,
+            metavar="K",
+            help=f"how deep an evaluator --policy searches, 0..{MAX_PLIES} (default: 0; only for an evaluator)",
+        )
+    else:
+        parser.add_argument(
+            "--policy",
+            choices=POLICIES,
+            default="random",
+            help="how each move is chosen: random (seeded, uniform among the legal moves) or first (the first "
+            "legal move) (default: %(default)s)",
+        )
     parser.add_argument(
         "--threads",
         type=_THREADS,
@@ -220,6 +332,23 @@ def play_options(parser: Parser) -> None:
         metavar="T",
         help="threads the compiled core plays on; the results never depend on it (default: %(default)s)",
     )
+
+
+def policy_of(args: argparse.Namespace, start: AnyPosition) -> tuple[object, str]:
+    """The policy ``--policy`` and ``--plies`` (:func:`play_options` with evaluators) name, for games from
+    ``start``, and how a report names it: a policy's name, or a Greedy of an evaluator or a weights file."""
+    if args.policy in POLICIES:
+        if args.plies is not None:
+            raise UsageError(f"--plies: applies to an evaluator, not to {args.policy} (got {quote(str(args.plies))})")
+        return args.policy, args.policy
+    evaluator = evaluator_of(args.policy, "--policy", POLICIES)
+    check_network(evaluator, start.variant, "--policy", args.policy)
+    with errors_of("--policy", {"evaluator": "--policy", "rows": "--policy"}):
+        # the evaluator's own check of the start (a variant it does not serve, a race evaluator out of a race)
+        # before the games blame one of its children
+        evaluate(start, evaluator)
+    depth = args.plies or 0
+    return Greedy(evaluator, plies=depth), f"{args.policy} ({depth}-ply)"
 
 
 def max_results_option(parser: Parser) -> None:

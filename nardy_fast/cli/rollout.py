@@ -15,7 +15,16 @@ from ..errors import NardyWarning
 from ..game import MAX_PLIES
 from ..playouts import TRUNCATIONS
 from ..rollouts import OUTCOMES, STRATA, Rollout
-from .parser import GAMES, Parser, errors_of, max_results_option, parse_position, play_options
+from .parser import (
+    GAMES,
+    POSITION_FORMS,
+    Parser,
+    errors_of,
+    max_results_option,
+    parse_position,
+    play_options,
+    policy_of,
+)
 from .progress import Progress, in_chunks, progress_option, progress_stream
 
 __all__ = ["DESCRIPTION", "add_arguments", "rollout_report", "run"]
@@ -25,7 +34,9 @@ DESCRIPTION = (
     "mars or koks win for either side; a mars wins 2 points and a koks 3, in short nardy the gammon and\n"
     "the backgammon), the standard error of each, the games given up, and the equity of the side to move\n"
     "(points won per game, losses counted negative) with its standard error: the equity of the policy both\n"
-    "sides play (--policy, random by default), not the position's value under good play. By default the\n"
+    "sides play (--policy: random by default, whose equity is not the position's value under good play;\n"
+    "net, heuristic, pubeval, race or a weights file (.npz) of nardy-fast train play the best move by that\n"
+    "evaluator, searched --plies deep, slower but nearer good play). By default the\n"
     "first two rolls cycle through all 36 x 36 ordered pairs (stratified), which lowers the error at the\n"
     "same number of games; a multiple of 1296 games covers every pair equally (another count is noted)."
 )
@@ -34,12 +45,12 @@ DESCRIPTION = (
 def add_arguments(parser: Parser) -> None:
     """The options of ``rollout``."""
     parser.add_argument(
-        "--position", metavar="TEXT", required=True, help="the position to roll out (required)"
+        "--position", metavar="POSITION", required=True, help=f"the position to roll out (required): {POSITION_FORMS}"
     )
     parser.add_argument(
         "--games", type=GAMES, default=1296, metavar="N", help="games to play (default: %(default)s)"
     )
-    play_options(parser)
+    play_options(parser, evaluators=True)
     max_results_option(parser)
     parser.add_argument(
         "--no-stratify",
@@ -84,7 +95,7 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
         f"two rolls stratified, an upper bound); given up: games stopped after {MAX_PLIES:,} plies without a",
         "winner, or at a ply whose search was over --max-results; equity: points won per game by the side to",
         "move, losses counted negative, a game given up 0, when both sides play the policy: the equity of that",
-        "policy (random play by default), not of best play.",
+        "policy (random play by default; an evaluator's is nearer best play, as good as the evaluator).",
     ]
     if result.truncated:
         lines += [
@@ -98,8 +109,9 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
 def run(args: argparse.Namespace) -> int:
     """Run ``rollout`` with the options of :func:`add_arguments`."""
     position = parse_position(args.position, unfinished=True)
+    policy, described = policy_of(args, position)
     print(
-        f"rollout of {position.to_text()!r}: {args.games:,} games, seed {args.seed}, policy {args.policy}, "
+        f"rollout of {position.to_text()!r}: {args.games:,} games, seed {args.seed}, policy {described}, "
         f"{'stratified first two rolls' if args.stratify else 'no stratification'}, "
         f"{'truncated at the bear-off, ' if args.truncate else ''}{args.threads} "
         f"thread{'s' if args.threads > 1 else ''}, implementation {IMPLEMENTATION}"
@@ -120,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 position,
                 count,
                 seed=args.seed,
-                policy=args.policy,
+                policy=policy,
                 stratify=args.stratify,
                 threads=args.threads,
                 first_game=first,
@@ -133,5 +145,5 @@ def run(args: argparse.Namespace) -> int:
         parts = in_chunks(args.games, args.threads, play, progress)
     seconds = time.perf_counter() - progress.started
     print()
-    print("\n".join(rollout_report(Rollout.combine(parts), seconds, args.policy)))
+    print("\n".join(rollout_report(Rollout.combine(parts), seconds, described)))
     return 0

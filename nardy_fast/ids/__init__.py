@@ -92,6 +92,7 @@ state has exactly one ID: a reader rejects a text that is not the ID its state w
 
 # One module per format, over the shared pieces of ``common``; Position imports this package only when an ID
 # is asked for.
+from .common import CubeFields
 from .compact import (
     COUNT_BITS,
     DIE_BITS,
@@ -117,6 +118,7 @@ __all__ = [
     "to_xgid",
     "read_xgid",
     "XgidFields",
+    "CubeFields",
     "to_id",
     "from_id",
     "to_ids",

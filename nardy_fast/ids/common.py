@@ -4,10 +4,11 @@ checks of a text read and of the position it decodes to (layouts in :mod:`nardy_
 from __future__ import annotations
 
 import base64
+import warnings
 from collections.abc import Sequence
-from typing import Optional
+from typing import NamedTuple, Optional
 
-from ..errors import InvalidNotationError, InvalidPositionError, NardyError, field_error
+from ..errors import InvalidNotationError, InvalidPositionError, NardyError, NardyWarning, field_error
 from ..inputs import boolean, items
 from ..state import State, check_roll, make_state
 from ..variants import START_BOARDS
@@ -18,6 +19,53 @@ BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 BASE64URL = BASE64[:62] + "-_"
 #: The sides in the order the formats number them (0 White, 1 Black).
 SIDES = ("white", "black")
+
+
+class CubeFields(NamedTuple):
+    """What an XGID or a GNU Backgammon Match ID says beyond the position: the cube's ``value`` (1, 2, 4, ...)
+    and ``owner`` (``"white"``, ``"black"``, ``None`` centred), a double ``offered`` (and not yet taken), the
+    ``match_length`` (0: a money game) and the ``score`` (White's, Black's), the ``crawford`` game, a
+    resignation offered (``resigned``: the points offered, 0 none; Match ID only), and the XGID's money rules
+    ``jacoby`` and ``beaver``. A position holds none of them yet (short nardy is played without the cube):
+    the defaults are a money game with a centred 1-cube, the position's own state."""
+
+    value: int = 1
+    owner: Optional[str] = None
+    offered: bool = False
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    resigned: int = 0
+    jacoby: bool = False
+    beaver: bool = False
+
+    def unkept(self) -> list[str]:
+        """What a position cannot hold of these fields, in words (none for a money game with a centred
+        1-cube). The money rules are not listed: without a cube in play they change no cubeless equity."""
+        found = []
+        if self.value != 1 or self.owner is not None:
+            found.append(f"a {self.value}-cube " + (f"owned by {self.owner.capitalize()}" if self.owner else "centred"))
+        if self.offered:
+            found.append("a double offered")
+        if self.resigned:
+            found.append(f"a resignation offered ({self.resigned} point{'s' if self.resigned > 1 else ''})")
+        if self.match_length or self.score != (0, 0):
+            found.append(f"a match to {self.match_length} at White {self.score[0]}, Black {self.score[1]}")
+        if self.crawford:
+            found.append("the Crawford game")
+        return found
+
+
+def warn_unkept(field: str, text: str, cube: CubeFields, stacklevel: int = 3) -> None:
+    """A :class:`~nardy_fast.NardyWarning` naming ``field`` when ``cube`` holds what a position does not keep
+    (:meth:`CubeFields.unkept`): the board read is right, the rest is not lost without a word."""
+    unkept = cube.unkept()
+    if unkept:
+        problem = (
+            f"says {'; '.join(unkept)}, which a position does not hold (it has no cube and no match score): "
+            "only the board, the side to move and the dice are read, and every equity is cubeless money play"
+        )
+        warnings.warn(str(field_error(NardyError, field, problem, text)), NardyWarning, stacklevel=stacklevel + 1)
 
 
 def plain_text(field: str, value: object) -> str:

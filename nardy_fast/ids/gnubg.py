@@ -8,6 +8,7 @@ from typing import NamedTuple, Optional, cast
 from ..errors import InvalidNotationError, InvalidPositionError, field_error
 from ..state import State, check_turn
 from .common import (
+    CubeFields,
     base64_key,
     base64_text,
     borne_off,
@@ -15,6 +16,7 @@ from .common import (
     checked_state,
     first_roll_marks,
     short_only,
+    warn_unkept,
 )
 
 __all__ = ["to_gnubg_id", "from_gnubg_id", "to_match_id", "read_match_id", "MatchFields", "MATCH_KEY"]
@@ -53,18 +55,27 @@ def to_gnubg_id(state: State) -> str:
 
 
 def from_gnubg_id(
-    position_id: object, turn: object = None, match_id: object = None, first_roll: object = None
+    position_id: object,
+    turn: object = None,
+    match_id: object = None,
+    first_roll: object = None,
+    *,
+    warn: bool = True,
 ) -> State:
     """The short nardy state of GNU Backgammon's Position ID ``position_id``, with ``turn`` to move (the ID
-    does not say; default ``"white"``) or the player on roll of the Match ID ``match_id``.
+    does not say; default ``"white"``) or the player on roll of the Match ID ``match_id``. A Match ID's cube
+    or score that the state cannot hold (:meth:`~nardy_fast.ids.CubeFields.unkept`) is a
+    :class:`~nardy_fast.NardyWarning` naming ``match_id`` unless ``warn`` is false (a caller that keeps them
+    from :func:`read_match_id`).
 
     Raises :class:`~nardy_fast.InvalidNotationError` naming ``position_id`` (or ``match_id``) for a malformed
     ID, :class:`~nardy_fast.InvalidPositionError` for an impossible position (more than 15 checkers a side,
     both sides on one point) or a ``turn`` that disagrees with ``match_id``.
     """
     side = None if turn is None else check_turn(turn)
+    cube = CubeFields()
     if match_id is not None:
-        on_roll = read_match_id(match_id).turn
+        on_roll, _, cube = read_match_id(match_id)
         if side is not None and side != on_roll:
             problem = f"disagrees with match_id, whose player on roll is {on_roll!r}"
             raise field_error(InvalidPositionError, "turn", problem, turn)
@@ -100,7 +111,10 @@ def from_gnubg_id(
     bar = (white[24], black[24])
     off = borne_off("position_id", text, board, bar)
     marks = first_roll_marks(first_roll, board, bar, off)
-    return checked_state("position_id", text, "short", board, side, bar, off, marks, (), {})
+    state = checked_state("position_id", text, "short", board, side, bar, off, marks, (), {})
+    if warn:
+        warn_unkept("match_id", cast(str, match_id), cube)
+    return state
 
 
 # --- GNU Backgammon Match ID --------------------------------------------------------------------------------
@@ -130,10 +144,12 @@ _PLAYER = {"white": 1, "black": 0}
 
 class MatchFields(NamedTuple):
     """What a GNU Backgammon Match ID says about a short nardy position: the player on roll (White is GNU
-    Backgammon's player 1) and the dice, ``None`` before the roll."""
+    Backgammon's player 1), the dice (``None`` before the roll) and the cube and match fields, which a
+    position does not hold (``cube``)."""
 
     turn: str
     dice: Optional[tuple[int, int]]
+    cube: CubeFields = CubeFields()
 
 
 def to_match_id(state: State, dice: object = None) -> str:
@@ -157,9 +173,9 @@ def to_match_id(state: State, dice: object = None) -> str:
 
 
 def read_match_id(match_id: object) -> MatchFields:
-    """The player on roll and the dice of GNU Backgammon's Match ID ``match_id`` (its cube, score and match
-    fields are ignored); an :class:`~nardy_fast.InvalidNotationError` naming ``match_id`` when it is
-    malformed."""
+    """The player on roll, the dice and the cube and match fields of GNU Backgammon's Match ID ``match_id``
+    (the game state and the player to decide follow from them); an :class:`~nardy_fast.InvalidNotationError`
+    naming ``match_id`` when it is malformed."""
     key = base64_key("match_id", match_id, _MATCH_LENGTH, _MATCH_BYTES)
     text = cast(str, match_id)
     if key >> _MATCH_BITS:
@@ -171,5 +187,17 @@ def read_match_id(match_id: object) -> MatchFields:
     if not (dice == (0, 0) or (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6)):
         problem = f"dice {dice} must be two die values 1..6, or 0 and 0 before the roll"
         raise field_error(InvalidNotationError, "match_id", problem, text)
+    if fields["cube_owner"] == 2:
+        problem = "cube owner 2 must be 0 (player 0, Black), 1 (player 1, White) or 3 (centred)"
+        raise field_error(InvalidNotationError, "match_id", problem, text)
     turn = "white" if fields["dice_owner"] == _PLAYER["white"] else "black"
-    return MatchFields(turn, None if dice == (0, 0) else dice)
+    cube = CubeFields(
+        value=1 << fields["cube"],
+        owner={_PLAYER["white"]: "white", _PLAYER["black"]: "black"}.get(fields["cube_owner"]),
+        offered=bool(fields["doubled"]),
+        match_length=fields["match_length"],
+        score=(fields[f"score{_PLAYER['white']}"], fields[f"score{_PLAYER['black']}"]),
+        crawford=bool(fields["crawford"]),
+        resigned=fields["resigned"],
+    )
+    return MatchFields(turn, None if dice == (0, 0) else dice, cube)

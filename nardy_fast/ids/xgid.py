@@ -7,17 +7,27 @@ from typing import NamedTuple, Optional
 
 from ..errors import InvalidNotationError, field_error
 from ..state import State
-from .common import borne_off, check_dice, checked_state, first_roll_marks, plain_text, short_only
+from .common import (
+    CubeFields,
+    borne_off,
+    check_dice,
+    checked_state,
+    first_roll_marks,
+    plain_text,
+    short_only,
+    warn_unkept,
+)
 
 __all__ = ["to_xgid", "read_xgid", "XgidFields"]
 
 
 class XgidFields(NamedTuple):
-    """What an XGID says about a short nardy position: the state and the dice, ``None`` before the roll or
-    during a cube action."""
+    """What an XGID says about a short nardy position: the state, the dice (``None`` before the roll or
+    during a cube action) and the cube, match and rules fields, which a position does not hold (``cube``)."""
 
     state: State
     dice: Optional[tuple[int, int]]
+    cube: CubeFields = CubeFields()
 
 
 _XGID_NAMES = (
@@ -76,9 +86,12 @@ def _xgid_count(text: str, char: str) -> int:
     raise field_error(InvalidNotationError, "xgid", problem, text)
 
 
-def read_xgid(xgid: object, first_roll: object = None) -> XgidFields:
-    """The short nardy state and the dice of an XGID (``XGID=`` may be left out); its cube, score and match
-    fields are checked for form and ignored.
+def read_xgid(xgid: object, first_roll: object = None, *, warn: bool = True) -> XgidFields:
+    """The short nardy state, the dice and the cube, score and match fields of an XGID (``XGID=`` may be left
+    out). A cube or score the state cannot hold (:meth:`~nardy_fast.ids.CubeFields.unkept`) is a
+    :class:`~nardy_fast.NardyWarning` naming ``xgid`` unless ``warn`` is false (a caller that keeps
+    ``cube``); the rules field is read as eXtreme Gammon writes it: the Crawford game in a match, the Jacoby
+    (1) and beaver (2) rules in a money game; the max cube is checked for form only.
 
     Raises :class:`~nardy_fast.InvalidNotationError` naming ``xgid`` for a malformed text,
     :class:`~nardy_fast.InvalidPositionError` naming ``xgid`` for an impossible position (more than 15
@@ -112,4 +125,17 @@ def read_xgid(xgid: object, first_roll: object = None) -> XgidFields:
     marks = first_roll_marks(first_roll, board, bar, off)
     state = checked_state("xgid", text, "short", board, turn, bar, off, marks, (), {})
     dice = fields["dice"]
-    return XgidFields(state, (int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None)
+    length, rules = int(fields["match length"]), int(fields["rules"])
+    cube = CubeFields(
+        value=1 << int(fields["cube"]),
+        owner={"1": "white", "-1": "black"}.get(fields["cube owner"]),
+        offered=dice in ("D", "B", "R"),
+        match_length=length,
+        score=(int(fields["score bottom"]), int(fields["score top"])),
+        crawford=bool(length and rules & 1),
+        jacoby=bool(not length and rules & 1),
+        beaver=bool(not length and rules & 2),
+    )
+    if warn:
+        warn_unkept("xgid", text, cube)
+    return XgidFields(state, (int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None, cube)
