@@ -196,6 +196,7 @@ class Tracker:
         self._stage_started = self._started
         self._expected: Optional[tuple[float, float]] = None  # (seconds left in the stage, as of this time)
         self._message = ""
+        self._percent = 0.0  # the most shown: the percent never goes back
         self._last = ""
         self._drawn = -math.inf
         self._stop = threading.Event()
@@ -251,12 +252,15 @@ class Tracker:
             return current + coming
 
     def line(self) -> str:
-        """The progress line now."""
+        """The progress line now (its percent the most it has been: the time left may grow, the percent
+        stands still meanwhile)."""
         with self._lock:
             elapsed = self._clock() - self._started
             left = self.left()
-            # never 100% before the end: the last estimate may be short
+            # never 100% before the end: the last estimate may be short; never less than shown before: a
+            # stage's runs may measure more time left than its plan said (61% then 59% read as a fault)
             percent = min(99.0, 100 * elapsed / (elapsed + left)) if elapsed + left > 0 else 0.0
+            percent = self._percent = max(self._percent, percent)
             return f"[{percent:3.0f}% {clock_text(elapsed)}, about {clock_text(left)} left] {self._message}"
 
     def __call__(self, message: str) -> None:

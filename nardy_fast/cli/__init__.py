@@ -20,10 +20,15 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
             its strength against heuristic as it goes, and save its weights
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
 
+The evaluators of hint and duel: net, hint's default, is the neural network shipped with the package for each
+variant (trained by self-play, as train does); heuristic a hand-made weighing of the board; pubeval Tesauro's
+linear evaluator (short nardy only); race the pips and bear-off tables of a race (races only). docs/rules.md
+(Evaluation) describes them.
+
 The long commands (bench, perft, playout, rollout, duel, train) draw their progress on stderr: percent done and
 time left. Bad input prints one line on stderr, naming the option and quoting the value, and exits with
 status 2; Ctrl-C exits with status 130. Positions are written as in the package, e.g. "long w 12:-15,24:15"
-(docs/rules.md describes the text and the rules of every variant).
+(docs/rules.md describes the text and the rules of every variant). nardy-fast --version prints the version.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, Protocol
 
+from .. import __version__
 from ..errors import QUOTE_LIMIT, NardyError, cut, quote
 from . import bench, corpus, duel, hint, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
@@ -79,6 +85,9 @@ _COMMANDS: dict[str, _Command] = {
 def _parser() -> tuple[Parser, dict[str, Parser]]:
     """The parser, and the parser of each command by name."""
     parser = Parser(prog=PROG, description=__doc__, formatter_class=Formatter)
+    parser.add_argument(
+        "--version", action="version", version=f"{PROG} {__version__}", help="print the version and exit"
+    )
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", help="one of the commands above"
     )

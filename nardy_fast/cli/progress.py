@@ -31,6 +31,12 @@ _CHUNK_SECONDS = 0.25
 _TICK_SECONDS = 1.0
 _STILL_SECONDS = 2.0
 
+#: How fast the time left shown may follow the estimate from the rate so far: by a factor of at most
+#: ``e ** (seconds / _STEADY_SECONDS)`` either way (besides counting down). perft's first moves take very
+#: different times, so that the rate so far swings by 2x within seconds (85 h, then 173 h); damped, the time
+#: left moves by about 5% a second and still catches up with a wrong first guess within a minute or two.
+_STEADY_SECONDS = 20.0
+
 
 def _duration(seconds: float) -> str:
     """``h:mm:ss`` (or ``m:ss``), ``?`` when unknown."""
@@ -53,9 +59,10 @@ def _amount(count: int) -> str:
 @final
 class Progress:
     """A progress bar of one line on ``stream``, redrawn with a carriage return: items (``unit``: games, or
-    perft's first moves) done of the total, percent, items/s and the time left. Used as a context manager,
-    it ends its line when the work stops (finished, failed or interrupted), so that what follows starts on a
-    line of its own; :meth:`print` writes a line of results on stdout without breaking the bar.
+    perft's first moves) done of the total, percent, items/s and the time left (from the rate so far, damped
+    so that it moves steadily: :meth:`_steady`). Used as a context manager, it ends its line when the work
+    stops (finished, failed or interrupted), so that what follows starts on a line of its own; :meth:`print`
+    writes a line of results on stdout without breaking the bar.
 
     With a stream, a thread of its own redraws the line once a second (when its text changed) while the work
     runs; once the bar has stood still for two seconds (a slow ply), the line also says for how long and how
@@ -63,12 +70,18 @@ class Progress:
     searched, ``Kernels.searched``)."""
 
     def __init__(
-        self, total: int, stream: Optional[IO[str]], unit: str = "games", searched: Optional[Callable[[], int]] = None
+        self,
+        total: int,
+        stream: Optional[IO[str]],
+        unit: str = "games",
+        searched: Optional[Callable[[], int]] = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.total = total
         self.stream = stream
         self.unit = unit
-        self.started = time.perf_counter()
+        self._clock = clock
+        self.started = clock()
         self._width = 0
         self._line = ""
         self._done = 0.0
@@ -76,6 +89,9 @@ class Progress:
         # the time the bar last moved and the searches' count then
         self._moved = self.started
         self._mark = 0
+        # the time left last shown and when: the next one moves from it by a bounded factor
+        self._left = math.inf
+        self._left_at = self.started
         # one drawer at a time: the ticker, update and print never write into each other's line
         self._lock = threading.RLock()
         self._stop = threading.Event()
@@ -85,7 +101,7 @@ class Progress:
         """Redraw the line for ``done`` items (a fraction for an item partly done)."""
         with self._lock:
             if done != self._done and self.stream is not None:
-                self._moved, self._mark = time.perf_counter(), self._searched()
+                self._moved, self._mark = self._clock(), self._searched()
             self._done = done
             self._draw()
 
@@ -94,10 +110,10 @@ class Progress:
         if self.stream is None:
             return
         done = self._done
-        now = time.perf_counter()
+        now = self._clock()
         elapsed = now - self.started
         rate = done / elapsed if elapsed > 0 else math.inf
-        left = (self.total - done) / rate if rate > 0 else math.inf
+        left = self._steady((self.total - done) / rate if rate > 0 else math.inf, done, now)
         percent = 100 * done / self.total if self.total else 100.0
         line = (
             f"{int(done):,}/{self.total:,} {self.unit}  {percent:5.1f}%  "
@@ -111,6 +127,21 @@ class Progress:
         self.stream.write("\r" + line.ljust(self._width))
         self.stream.flush()
         self._width, self._line = len(line), line
+
+    def _steady(self, estimate: float, done: float, now: float) -> float:
+        """The time left to show: ``estimate`` (from the rate so far) when none was shown yet, else the last
+        shown, counted down, moved towards it by at most the factor :data:`_STEADY_SECONDS` allows."""
+        if done >= self.total:
+            shown = 0.0
+        elif not math.isfinite(self._left) or not math.isfinite(estimate):
+            shown = estimate
+        else:
+            since = max(0.0, now - self._left_at)
+            bound = math.exp(since / _STEADY_SECONDS)
+            # it may stand still (a count stuck on a slow ply) and grow from there, or count down and shrink
+            shown = min(max(estimate, max(0.0, self._left - since) / bound), (self._left + since) * bound)
+        self._left, self._left_at = shown, now
+        return shown
 
     def print(self, text: str) -> None:
         """``text`` on stdout as a line of its own: the bar is wiped first and drawn again after it."""

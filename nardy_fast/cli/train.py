@@ -132,7 +132,11 @@ def add_arguments(parser: Parser) -> None:
     option("eval-every", _whole, "K", "games between strength checks against heuristic, 0: none")
     option("eval-games", _whole, "G", "duplicate games of each strength check, an even number >= 2")
     option(
-        "threads", _whole, "T", "threads the self-play games are played on; the weights never depend on it"
+        "threads",
+        _whole,
+        "T",
+        "threads the self-play games are played on, and the most NumPy's math library (BLAS) learns on; the "
+        "weights never depend on it",
     )
     parser.add_argument(
         "--init",

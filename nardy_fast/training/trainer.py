@@ -47,6 +47,7 @@ from ..inputs import boolean, choice, integer
 from ..playouts import MAX_THREADS
 from ..policies import Greedy
 from ..variants import VARIANTS
+from .blas import blas_threads
 from .model import Adam, Params, gradients, initial
 from .outputs import (
     MAX_GAMES,
@@ -293,7 +294,8 @@ def train(
     """Train a network of ``variant`` by self-play for ``games`` games in all (the module docstring) and save
     it to ``out``; returns it. Options (:class:`TrainingConfig`): ``seed``, ``hidden`` units, ``lam``
     (lambda), ``rate`` (Adam's step size), ``batch`` (games an iteration), ``minibatch``, ``epochs``,
-    ``eval_every`` (games between strength checks, 0: none), ``eval_games`` and ``threads``. ``resume``
+    ``eval_every`` (games between strength checks, 0: none), ``eval_games`` and ``threads`` (of the games,
+    and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`). ``resume``
     continues from ``out``'s checkpoint when there is one; ``client`` plays the games on Dask; ``command``
     is recorded with the weights; ``progress(done, games)`` is called after each iteration, ``log(entry)``
     after each strength check."""
@@ -313,31 +315,33 @@ def train(
         state.load(check, config)
     elif options.get("init") is not None:
         state.params.update(_init(options["init"], config.hidden).arrays())
-    if progress is not None:
-        progress(min(state.done, config.games), config.games)
-    while state.done < config.games:
-        started = time.perf_counter()
-        count = min(config.batch, config.games - state.done)
-        network = _network(state, config)
-        _, trajectories = _self_play(network, config, state.done, count, client)
-        loss = _learn(state, config, trajectories, network, state.iterations)
-        before, state.done = state.done, state.done + count
-        state.iterations += 1
-        entry: Optional[dict[str, Any]] = None
-        if config.eval_every and state.done // config.eval_every > before // config.eval_every:
-            entry = {"games": state.done, "loss": round(loss, 5), "positions": len(trajectories.rows)}
-            entry.update(_strength(_network(state, config), config))
-            state.log.append(entry)
-        state.seconds += time.perf_counter() - started
-        if entry is not None:
-            entry["seconds"] = round(state.seconds, 1)
-        state.save(check, config)
-        if entry is not None:  # after the checkpoint that holds it: a resumed run never logs it twice
-            append_log(target, entry)
-            if log is not None:
-                log(entry)
+    # NumPy's math library bounded too: it would spread Adam's products over every core
+    with blas_threads(config.threads):
         if progress is not None:
-            progress(state.done, config.games)
+            progress(min(state.done, config.games), config.games)
+        while state.done < config.games:
+            started = time.perf_counter()
+            count = min(config.batch, config.games - state.done)
+            network = _network(state, config)
+            _, trajectories = _self_play(network, config, state.done, count, client)
+            loss = _learn(state, config, trajectories, network, state.iterations)
+            before, state.done = state.done, state.done + count
+            state.iterations += 1
+            entry: Optional[dict[str, Any]] = None
+            if config.eval_every and state.done // config.eval_every > before // config.eval_every:
+                entry = {"games": state.done, "loss": round(loss, 5), "positions": len(trajectories.rows)}
+                entry.update(_strength(_network(state, config), config))
+                state.log.append(entry)
+            state.seconds += time.perf_counter() - started
+            if entry is not None:
+                entry["seconds"] = round(state.seconds, 1)
+            state.save(check, config)
+            if entry is not None:  # after the checkpoint that holds it: a resumed run never logs it twice
+                append_log(target, entry)
+                if log is not None:
+                    log(entry)
+            if progress is not None:
+                progress(state.done, config.games)
     made = {"command": command, "seconds": round(state.seconds, 1), **asdict(config)}
     made.pop("threads")
     made["games"] = state.done
