@@ -8,7 +8,6 @@ children rows left the single-agent info for ``SingleAgentEnv.children()``; the 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ pytest.importorskip("pettingzoo", reason="PettingZoo (the env extra) is not inst
 gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium (the env extra) is not installed")
 
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv, VectorEnv  # noqa: E402
+from test_hostile_env import error_of  # noqa: E402
 
 import nardy_fast  # noqa: E402
 import nardy_fast.env as nenv  # noqa: E402
@@ -241,14 +241,6 @@ def test_the_selfplay_ids_make_the_nardy_vector_env() -> None:
 
 
 # --- bad input ---------------------------------------------------------------------------------------------------
-
-
-def error_of(call: Callable[[], object]) -> tuple[type[BaseException], str]:
-    try:
-        call()
-    except Exception as error:
-        return type(error), str(error)
-    raise AssertionError("no error")
 
 
 @pytest.mark.parametrize("num_envs", [0, -1, 1 << 21, 2.0, True, "4", None])
