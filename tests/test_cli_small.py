@@ -31,7 +31,7 @@ from nardy_fast.cli import main
 from nardy_fast.cli.progress import Progress
 from nardy_fast.training import blas, trainer
 
-README = Path(nardy_fast.__file__).parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 class FakeClock:
