@@ -4,13 +4,25 @@ in the search. It mirrors :mod:`nardy_fast.reference.rules` rule by rule (the se
 the same results with the same canonical steps and the same Zobrist keys, and adds perft and a batch API that
 work on packed positions (:mod:`nardy_fast.layout`).
 
-One extension module, written in units by concern (each says what it holds in its first lines):
-``bits.pxd`` (bit and byte helpers), ``nardy_types.pxd`` (the C structs), ``tables.pxi`` (constants and the
-tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a search up), ``levels.pxi`` and
-``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
-(State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
-surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings), ``segments.pxi``
-(per-segment reductions), ``bearoff.pxi`` (bear-off tables)."""
+One extension module, written in units by concern, each included in the order below (a unit uses only those
+before it) and saying in its first lines what it holds, uses and offers:
+
+- the C-level data and helpers: ``bits.pxd`` (bit and byte helpers), ``nardy_types.pxd`` (the C structs),
+  ``nardy_compat.h`` (what the core needs of its compiler and machine);
+- constants and memory: ``tables.pxi`` (constants and the tables built from the package's), ``memory.pxi``
+  (buffers, hash tables, workspaces, signal checks);
+- the move search: ``numbering.pxi`` (the mover's numbering), ``block.pxi`` (the block rule), ``frontier.pxi``
+  (a level's nodes), ``gate.pxi`` (the row gate), ``rules.pxi`` (setting a search up), ``ladder.pxi`` (crazy
+  ladders' stage), ``levels.pxi`` and ``depth_first.pxi`` (the two searches), ``search.pxi`` (their entry
+  point), ``results.pxi`` and ``plain_rows.h`` (the next state of each result);
+- the Python surface of moves: ``rows.pxi`` (State and row conversion), ``api_moves.pxi``, ``perft.pxi`` and
+  ``api_batch.pxi``;
+- bear-offs: ``bearoff.pxi`` (the bear-off test, layout ids and the move generator of a side at home),
+  ``bearoff_one.pxi`` and ``bearoff_two.pxi`` (the table builders);
+- evaluation: ``encode.pxi`` (network encodings), ``network.pxi`` and ``net_kernel.h`` (the network),
+  ``race_eval.pxi``, ``pubeval.pxi``, ``heuristic.pxi`` (the other built-in evaluators), ``evaluate.pxi`` (the
+  evaluator seam), ``hint.pxi`` (the n-ply search);
+- games: ``games.pxi`` (seeded dice and whole games), ``segments.pxi`` (per-segment reductions)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -89,6 +101,8 @@ include "api_moves.pxi"
 include "perft.pxi"
 include "api_batch.pxi"
 include "bearoff.pxi"
+include "bearoff_one.pxi"
+include "bearoff_two.pxi"
 include "encode.pxi"
 include "network.pxi"
 include "race_eval.pxi"

@@ -1,35 +1,17 @@
 # Crazy ladders' children (``plain_level``, ``flush_plain``): the level search's stage, and its fast path for
 # ordered lists in the long family under the end-of-turn block check, where no step hits and (B) waits for
 # the results (levels.pxi, ``node_legal``). A crazy ladder's levels are millions of children of which about
-# half are new (the rest reach a board of the level again: the 276 1-1 ladders of the crazy corpus made 9.2
-# million children for 1.4 million results), so a child is staged as little as can be probed, its two words
-# (the parent's plus a table's two: ``STEP_W``, ``OFF_W``), its hash and where it came from, and only a new
-# one is made a node. Measured by instructions (docs/benchmarks.md, "Crazy ladders"): the generic staging made
-# each child whole in about 70, with the cases of hits, six-one and the per-step check; this stages one in
-# about 33 and makes a new one's node in about 30 more. A level is expanded in one loop (``plain_level``),
-# which finds what is the level's once (its value and step table, the points its steps land on, whether it
-# continues a run), not for each node: 8.6% fewer instructions than one call per node, and 2% fewer again
-# with the level's fields and the stage's count in locals. The tag and slot of
-# the child 16 places ahead in the stage are prefetched as a child is probed (``flush_plain``): 5 to 10%
-# faster over the crazy corpus (108 to 110 ns per result against 113 to 114 with 32 or 64 places, 118 to 123
-# prefetching the slot alone); prefetching as each child was made stalled the loop that makes them. The
-# branch on whether a child is new stays, in three tries: a version without it, which wrote every node and
-# kept the new ones by counting, was 25% slower (227 against 181 ns per crazy corpus result), since each
-# node's place then waited on the probe before it and the probes no longer overlapped; and with the
-# prefetch, a probe that compared 16 tags at once (SSE2) and put the slot without a branch was 20 to 25%
-# slower (137 to 152 against 113 to 124 ns), with or without that branch, as was (133 to 137 against 115 to
-# 119 ns) probing a whole stage first, deciding by the first slot without a branch and keeping the new
-# children's places, then making their nodes. A tag kept in the slot itself (a level's stamp in the bits no
-# long-family board uses, so that a reset clears nothing) was slower again (128 to 134 against 116 to 123 ns):
-# a new child, half of them, is then known new only once its slot's line has come in, where the tags, a
-# sixteenth of the table's memory and mostly in the processor's second-level cache, tell at once.
-# The deepest level's children are results (``direct_results``): a new one keeps its board and points alone,
-# and ``plain_results`` keeps those that keep (B), after the level's probes, as boards (``g.plain``) from which
-# results.pxi writes the rows and keys, with no ``Result`` record between (3.5% faster than writing one and
-# reading it back, 7% faster than the generic node_result before that). Writing them among the probes took as
-# few instructions but no less time. The stage's probes run in one loop for each kind of level
-# (``probe_stage``), and a node's slot is its board alone (see STEP_W): together with plain_xmask's tables, 11%
-# fewer instructions and about 7% less time (docs/benchmarks.md, "The core, seventh pass").
+# half are new, so a child is staged as little as can be probed (its two words, the parent's plus a table's
+# two: ``STEP_W``, ``OFF_W``; its hash and where it came from), and only a new one is made a node. A level is
+# expanded in one loop (``plain_level``) that finds what is the level's once, not for each node. The tag and
+# slot of the child ``PREFETCH`` places ahead in the stage are prefetched as a child is probed
+# (``flush_plain``), and the branch on whether a child is new stays: the probes then overlap. A tag table
+# apart from the slots tells a new child at once, from the processor's second-level cache. The deepest
+# level's children are results (``direct_results``): a new one keeps its board and points alone, and
+# ``plain_results`` keeps those that keep (B), as boards (``g.plain``) from which results.pxi writes the rows
+# and keys. The stage's probes run in one loop for each kind of level (``probe_stage``), and a node's slot is
+# its board alone (see STEP_W). Every choice here was measured against its alternatives, in instructions and
+# time: docs/benchmarks.md, "Crazy ladders", "The staging loop's trials".
 # Uses: tables, memory, block, frontier, rules.
 # Offers: direct_results, flush_plain, plain_level, plain_results.
 

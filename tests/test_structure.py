@@ -248,6 +248,16 @@ def test_core_units_call_no_later_unit() -> None:
     assert not forward, forward
 
 
+def test_the_core_names_every_unit_in_its_docstring() -> None:
+    """_core.pyx's docstring, the map of the core, names every file of src_pyx it is built from."""
+    core = (SRC / "_core.pyx").read_text()
+    docstring = core.split('"""')[1]
+    files = {p.name for p in SRC.iterdir() if p.suffix in (".pxi", ".pxd", ".h")}
+    missing = sorted(name for name in files if f"``{name}``" not in docstring)
+    assert not missing, missing
+    assert set(_units()) <= files
+
+
 def test_core_unit_headers_say_what_they_use_and_offer() -> None:
     edges = _unit_edges()
     _, called = _unit_names()
