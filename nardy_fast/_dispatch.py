@@ -41,6 +41,7 @@ __all__ = [
     "duel",
     "Games",
     "reference",
+    "implementations",
 ]
 
 

@@ -200,3 +200,23 @@ def test_the_package_functions_have_their_implementations_signatures() -> None:
         assert ours == theirs, name
         checked.append(name)
     assert {"batch_children", "children", "encode", "playout", "rollout", "evaluate", "duel"} <= set(checked)
+
+
+#: Modules below the assembly that still take the assembled record (``implementation.Implementation``) where
+#: they should take kernels.
+KNOWN_RECORD_USERS = {
+    "bearoff.values", "duel", "evaluation.evaluators", "evaluation.race", "evaluation.search", "policies",
+    "registry", "vector",
+}
+
+
+def test_only_the_assembly_imports_the_dispatcher_and_the_record() -> None:
+    """The package's namespace alone imports the dispatcher (everything else uses the package's public names);
+    the record is imported by those who assemble one (the dispatcher, ``core``, ``reference``)."""
+    edges = graph()
+    dispatchers = {short(m) for m, deps in edges.items() if "nardy_fast._dispatch" in deps}
+    assert dispatchers == {"nardy_fast"}, dispatchers
+    users = {short(m) for m, deps in edges.items() if "nardy_fast.implementation" in deps}
+    users -= {"_dispatch", "core", "reference"}
+    assert not users - KNOWN_RECORD_USERS, f"new users of the record: {sorted(users - KNOWN_RECORD_USERS)}"
+    assert not KNOWN_RECORD_USERS - users, f"gone, remove them: {sorted(KNOWN_RECORD_USERS - users)}"

@@ -41,15 +41,15 @@ __all__ = [
 
 
 def one_sided(variant: str, *, checkers: int = 15, cache: bool = False, **flags: object) -> OneSided:  # noqa: D103 - ONE_SIDED_DOC
-    from .._dispatch import RECORD
+    import nardy_fast  # the chosen implementation's tables: the package is whole before any function runs
 
-    return RECORD.one_sided(variant, checkers=checkers, cache=cache, **flags)
+    return nardy_fast.implementations()[nardy_fast.IMPLEMENTATION].one_sided(variant, checkers=checkers, cache=cache, **flags)
 
 
 def two_sided(variant: str, *, checkers: int = 6, **flags: object) -> TwoSided:  # noqa: D103 - TWO_SIDED_DOC
-    from .._dispatch import RECORD
+    import nardy_fast
 
-    return RECORD.two_sided(variant, checkers=checkers, **flags)
+    return nardy_fast.implementations()[nardy_fast.IMPLEMENTATION].two_sided(variant, checkers=checkers, **flags)
 
 
 one_sided.__doc__ = ONE_SIDED_DOC

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .._dispatch import implementations
+from .. import implementations
 from ..errors import NardyError, field_error
 from ..inputs import integer
 from ..playouts import split_range

@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from .._dispatch import batch_children
+from .. import batch_children
 from .harness import Count, Measure, Rows, bounded, total
 
 __all__ = [

@@ -11,8 +11,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .. import layout
-from .._dispatch import implementations
+from .. import implementations, layout
 from ..errors import NardyError, field_error
 from ..position import Position
 from ..variants import VARIANTS

@@ -10,8 +10,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .. import corpus
-from .._dispatch import batch_children, children, implementations
+from .. import batch_children, children, corpus, implementations
 from ..layout import VARIANT
 from ..position import Position
 from ..variants import VARIANTS

@@ -9,8 +9,7 @@ import sys
 import time
 from typing import Any, Optional
 
-from .. import IMPLEMENTATION, VARIANTS, Position
-from .._dispatch import duel, evaluate
+from .. import IMPLEMENTATION, VARIANTS, Position, duel, evaluate
 from ..duel import OUTCOMES, DuelResult
 from ..errors import quote
 from ..evaluation.outcomes import EVALUATORS

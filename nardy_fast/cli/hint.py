@@ -7,8 +7,7 @@ import re
 import time
 from typing import Optional
 
-from .. import IMPLEMENTATION
-from .._dispatch import evaluate
+from .. import IMPLEMENTATION, evaluate
 from ..errors import quote
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES

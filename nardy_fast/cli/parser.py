@@ -13,8 +13,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import NoReturn, Optional, Union
 
-from .. import Position, ids
-from .._dispatch import evaluate
+from .. import Position, evaluate, ids
 from ..errors import QUOTE_LIMIT, NardyError, NardyWarning, quote
 from ..evaluation.network import Network
 from ..evaluation.outcomes import EVALUATORS

@@ -7,8 +7,7 @@ import argparse
 import time
 from typing import IO, Optional
 
-from .. import IMPLEMENTATION, MAX_PERFT_DEPTH, VARIANTS, Position, divide, perft
-from .._dispatch import implementations
+from .. import IMPLEMENTATION, MAX_PERFT_DEPTH, VARIANTS, Position, divide, implementations, perft
 from ..errors import quote
 from ..perft import perft_cases
 from ..position import Position as AnyPosition

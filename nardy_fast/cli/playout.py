@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .. import IMPLEMENTATION, VARIANTS
-from .._dispatch import playout
+from .. import IMPLEMENTATION, VARIANTS, playout
 from ..errors import NardyError, cut, quote
 from ..files import check_target, write_bytes, write_file
 from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD

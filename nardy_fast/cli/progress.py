@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import IO, Optional, TypeVar, final
 
-from .._dispatch import RECORD
+from .. import IMPLEMENTATION, implementations
 from .parser import Parser
 
 __all__ = ["Progress", "progress_option", "progress_stream", "in_chunks"]
@@ -85,7 +85,8 @@ class Progress:
         self._width = 0
         self._line = ""
         self._done = 0.0
-        self._searched = RECORD.kernels.searched if searched is None else searched
+        chosen = implementations()[IMPLEMENTATION].IMPLEMENTATION_RECORD
+        self._searched = chosen.kernels.searched if searched is None else searched
         # the time the bar last moved and the searches' count then
         self._moved = self.started
         self._mark = 0

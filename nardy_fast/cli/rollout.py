@@ -9,8 +9,7 @@ import sys
 import time
 import warnings
 
-from .. import IMPLEMENTATION
-from .._dispatch import rollout
+from .. import IMPLEMENTATION, rollout
 from ..errors import NardyWarning
 from ..game import MAX_PLIES
 from ..playouts import TRUNCATIONS

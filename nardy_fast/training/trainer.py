@@ -240,7 +240,7 @@ def _network(state: _State, config: TrainingConfig, training: Optional[dict[str,
 
 
 def _self_play(network: Network, config: TrainingConfig, first: int, count: int, client: object) -> Any:
-    from .._dispatch import playout
+    from .. import playout
 
     options: dict[str, Any] = {"first_game": first, "policy": Greedy(network), "threads": config.threads}
     if client is None:
@@ -253,7 +253,7 @@ def _self_play(network: Network, config: TrainingConfig, first: int, count: int,
 def _learn(
     state: _State, config: TrainingConfig, trajectories: Any, network: Network, iteration: int
 ) -> float:
-    from .._dispatch import encode, evaluate
+    from .. import encode, evaluate
 
     values = evaluate(trajectories.rows, network)
     targets = lambda_returns(trajectories, values, config.lam)
@@ -273,7 +273,7 @@ def _learn(
 
 
 def _strength(network: Network, config: TrainingConfig) -> dict[str, float]:
-    from .._dispatch import duel
+    from .. import duel
 
     result = duel(Greedy(network), Greedy("heuristic"), config.variant, config.eval_games, seed=EVAL_SEED)
     return {"ppg": round(result.ppg, 4), "stderr": round(result.stderr, 4)}
