@@ -14,9 +14,9 @@ from ..duel import OUTCOMES, DuelResult
 from ..errors import quote
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES
-from ..game import MAX_PLIES as MAX_GAME_PLIES
-from ..game import POLICIES
 from ..policies import Greedy
+from ..turns import MAX_PLIES as MAX_GAME_PLIES
+from ..turns import POLICIES
 from .parser import (
     GAMES,
     Parser,

@@ -18,9 +18,9 @@ from ..errors import QUOTE_LIMIT, NardyError, NardyWarning, quote
 from ..evaluation.network import Network
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES
-from ..game import POLICIES
 from ..policies import Greedy
 from ..position import Position as AnyPosition
+from ..turns import POLICIES
 from ..variants import VARIANTS, flag_from_text
 
 __all__ = [

@@ -17,9 +17,9 @@ import numpy.typing as npt
 from .. import IMPLEMENTATION, VARIANTS, playout
 from ..errors import NardyError, cut, quote
 from ..files import check_target, write_bytes, write_file
-from ..game import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from ..inputs import choice
 from ..playouts import PlayoutOptions
+from ..turns import LIMITED, MAX_PLIES, OPENINGS, RECORD
 from .parser import (
     GAMES,
     Parser,

@@ -11,9 +11,9 @@ import warnings
 
 from .. import IMPLEMENTATION, rollout
 from ..errors import NardyWarning
-from ..game import MAX_PLIES
 from ..playouts import TRUNCATIONS
 from ..rollouts import OUTCOMES, STRATA, Rollout
+from ..turns import MAX_PLIES
 from .parser import (
     GAMES,
     POSITION_FORMS,

@@ -100,7 +100,7 @@ except ImportError as error:  # pragma: no cover - exercised in a subprocess wit
         ' ".[env]"; from a wheel, pip install "<the wheel file>[env]" (or pip install pettingzoo gymnasium)'
     ) from error
 
-from ..game import MAX_PLIES
+from ..turns import MAX_PLIES
 from ..variants import VARIANTS
 from .aec import NardyEnv, env, raw_env
 from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS, RENDER_MODES

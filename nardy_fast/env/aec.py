@@ -16,9 +16,10 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from .. import dice
 from ..encodings import SCHEMES
 from ..errors import NardyError, field_error
-from ..game import MAX_PLIES, Game
+from ..game import Game
 from ..inputs import IntLike, choice, integer
 from ..position import Move, Position
+from ..turns import MAX_PLIES
 from ..variants import VARIANTS
 from .checks import (
     AGENTS,

@@ -16,11 +16,12 @@ from .. import dice
 from ..errors import NardyError, field_error
 from ..evaluation.evaluators import Builtin, Evaluator, served
 from ..evaluation.outcomes import EVALUATORS
-from ..game import POLICIES, Game
+from ..game import Game
 from ..inputs import IntLike, choice, integer
 from ..policies import Greedy, PolicySpec, resolve_policy
 from ..position import Move
 from ..registry import implementation_of
+from ..turns import POLICIES
 from ..vector import MAX_GAMES
 from .aec import NardyEnv
 from .checks import (
