@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import reference
+from .analysis import AnalysedPosition
 from .batch import BatchResult
 from .duel import DuelResult
 from .encodings import Features
@@ -66,7 +67,7 @@ RECORD: Implementation = _chosen.IMPLEMENTATION_RECORD
 
 #: The implementation behind ``Position``: ``"cython"`` when the core is built, else ``"python"``.
 IMPLEMENTATION: str = RECORD.name
-Position: type[_Position] = RECORD.Position
+Position: type[AnalysedPosition] = RECORD.Position
 #: N games stepped from outside (:class:`nardy_fast.vector.Games`), bound to the chosen implementation.
 Games: type[_Games] = RECORD.Games
 

@@ -1,6 +1,7 @@
-"""What a position says about who is winning: race detection, race values, evaluation and hints
-(docs/rules.md, Races and bear-off positions; Evaluation and search). A base of ``Position``, so that the
-class stays one concern; each method uses the position's own implementation (its tables and kernels)."""
+"""What the engine says of a position: its race values, evaluation and hints (docs/rules.md, Races and bear-off
+positions; Evaluation and search). A base of each implementation's assembled ``Position`` class (beside the
+shared ``nardy_fast.position.Position``, which knows the rules alone), so that the rules stand below the engine;
+each method uses the position's own implementation (its tables and kernels)."""
 
 from __future__ import annotations
 
@@ -10,34 +11,19 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 import numpy.typing as npt
 
-from . import race
-from .state import State
+from .position import Position
 
 if TYPE_CHECKING:
     from .bearoff.tables import RaceProbabilities
     from .move import Move
 
-__all__ = ["Analysis"]
+__all__ = ["Analysis", "AnalysedPosition"]
 
 
 class Analysis:
-    """Race detection, race values, evaluation and hints of a position."""
+    """Race values, evaluation and hints of a position."""
 
     __slots__ = ()
-
-    @property
-    def state(self) -> State:
-        """The position's state (``Position`` defines it)."""
-        raise NotImplementedError  # Position's
-
-    def is_race(self) -> bool:
-        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
-        return race.is_race(self.state)
-
-    def is_bearoff(self) -> bool:
-        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
-        and bear-off positions)."""
-        return race.is_bearoff(self.state)
 
     def race_probabilities(self) -> RaceProbabilities:
         """Single win, win with mars, single loss, loss with mars for the side to move in a bear-off
@@ -69,3 +55,11 @@ class Analysis:
         from .registry import implementation_of
 
         return implementation_of(self).hint(self, roll, evaluator, plies)  # type: ignore[arg-type]
+
+
+class AnalysedPosition(Position, Analysis):
+    """The base of each implementation's ``Position`` (``nardy_fast.Position`` is one): the rules of the
+    shared :class:`~nardy_fast.position.Position` and the engine's judgement of :class:`Analysis`."""
+
+    __slots__ = ()
+    __doc__ = Position.__doc__  # help() shows the shared documentation

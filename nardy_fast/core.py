@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import encode_rows  # an ImportError, not an AttributeError, for a core built before it
+from .analysis import AnalysedPosition
 from .bearoff.layouts import all_layouts
 from .bearoff.semantics import MAX_TURNS, Semantics
 from .bearoff.tables import OneSidedArrays
@@ -43,7 +44,7 @@ __all__ = [
 IMPLEMENTATION = "cython"
 
 
-class Position(_Position):
+class Position(AnalysedPosition):
     """A position whose moves, perft and keys come from the compiled core."""
 
     __doc__ = _Position.__doc__  # help() shows the shared documentation, the same for both implementations

@@ -3,8 +3,7 @@ errors and the documentation of the batch API, the encodings, playouts and rollo
 
 An implementation (the reference, the compiled core) supplies its ``Position`` class and its kernels
 (:class:`Kernels`); :class:`Implementation` is the frozen record of what it offers, whose methods are the
-package's functions for it (``nardy_fast.reference.playout`` is ``reference.IMPLEMENTATION_RECORD.playout``);
-:mod:`nardy_fast._dispatch` chooses a record, and the package's module-level functions call it.
+package's functions for it (``nardy_fast.reference.playout`` is ``reference.IMPLEMENTATION_RECORD.playout``).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Literal, Optional, overload
 import numpy as np
 import numpy.typing as npt
 
+from .analysis import AnalysedPosition
 from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_rows, explain
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, OneSidedKernel, TwoSided, TwoSidedKernel
@@ -82,7 +82,7 @@ class Implementation:
     implementation)."""
 
     name: str
-    Position: type[BasePosition]
+    Position: type[AnalysedPosition]
     kernels: Kernels
     Games: type[BaseGames]
 

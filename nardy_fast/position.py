@@ -14,8 +14,7 @@ from typing import ClassVar, Optional, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import layout, notation, zobrist
-from .analysis import Analysis
+from . import layout, notation, race, zobrist
 from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error
 from .formats import Formats
@@ -56,7 +55,7 @@ def position_of(cls: type[P], text: str) -> P:
     return cls.from_text(text)
 
 
-class Position(Formats, Analysis):
+class Position(Formats):
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
@@ -353,6 +352,15 @@ class Position(Formats, Analysis):
         white = to_mover(st.variant, "white", st.board, st.bar, st.off)
         black = to_mover(st.variant, "black", st.board, st.bar, st.off)
         return (_pips(white), _pips(black))
+
+    def is_race(self) -> bool:
+        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
+        return race.is_race(self._state)
+
+    def is_bearoff(self) -> bool:
+        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
+        and bear-off positions)."""
+        return race.is_bearoff(self._state)
 
     def is_over(self) -> bool:
         """Whether a side has borne off all 15 checkers."""

@@ -19,6 +19,7 @@ from ids import stable_repr
 
 import nardy_fast  # noqa: E402
 from nardy_fast import Greedy, NardyError, layout  # noqa: E402
+from nardy_fast.analysis import AnalysedPosition  # noqa: E402
 from nardy_fast.env import OPPONENTS, SingleAgentEnv  # noqa: E402
 from nardy_fast.game import POLICIES  # noqa: E402
 
@@ -78,7 +79,9 @@ def test_a_greedy_opponent_plays_the_first_move_of_its_hint(
         played = opponent_moves(single)
         assert played
         for move, roll in played:
-            best = move.parent.hint(roll, evaluator=evaluator, plies=plies)[0][0]
+            parent = move.parent
+            assert isinstance(parent, AnalysedPosition)  # an implementation's, with the engine's methods
+            best = parent.hint(roll, evaluator=evaluator, plies=plies)[0][0]
             assert move.result == best.result, (move.parent, roll, move, best)
 
 
@@ -103,7 +106,9 @@ def test_a_python_evaluator_object_is_an_opponent() -> None:
             for shown, rows in zip(evaluator.calls, expected):
                 assert np.array_equal(shown, rows)
         for move, roll in played:
-            best = move.parent.hint(roll, evaluator=evaluator, plies=plies)[0][0]
+            parent = move.parent
+            assert isinstance(parent, AnalysedPosition)  # an implementation's, with the engine's methods
+            best = parent.hint(roll, evaluator=evaluator, plies=plies)[0][0]
             assert move.result == best.result
 
 

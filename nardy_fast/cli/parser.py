@@ -19,7 +19,7 @@ from ..evaluation.network import Network
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES
 from ..policies import Greedy
-from ..position import Position as AnyPosition
+from ..analysis import AnalysedPosition as AnyPosition
 from ..turns import POLICIES
 from ..variants import VARIANTS, flag_from_text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..analysis import AnalysedPosition
 from ..batch import python_kernel
 from ..bearoff.semantics import Semantics
 from ..bearoff.tables import Floats, OneSidedArrays
@@ -43,7 +44,7 @@ __all__ = [
 IMPLEMENTATION = "python"
 
 
-class Position(_Position):
+class Position(AnalysedPosition):
     """A position whose moves come from the reference rules."""
 
     __doc__ = _Position.__doc__  # help() shows the shared documentation, the same for both implementations
