@@ -248,7 +248,10 @@ def write_npz(path: Path, arrays: Mapping[str, Any], compressed: bool = False, f
 
 def write_bytes(path: Path, data: bytes, field: str = "out") -> None:
     """Write ``data`` to ``path`` by :func:`write_file`."""
-    write_file(path, lambda out: out.write(data), field)
+    def put(out: IO[bytes]) -> None:
+        out.write(data)
+
+    write_file(path, put, field)
 
 
 @dataclass(frozen=True)

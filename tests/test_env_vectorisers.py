@@ -45,15 +45,15 @@ def legal_actions(masks: npt.NDArray[np.int8], rng: random.Random) -> npt.NDArra
 def reset(envs: VectorEnv, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     if isinstance(envs, AsyncVectorEnv):
         envs.reset_async(seed=seed)
-        return envs.reset_wait(timeout=TIMEOUT)  # type: ignore[no-any-return]
-    return envs.reset(seed=seed)  # type: ignore[no-any-return]
+        return envs.reset_wait(timeout=TIMEOUT)
+    return envs.reset(seed=seed)
 
 
 def step(envs: VectorEnv, actions: npt.NDArray[np.int64]) -> tuple[Any, ...]:
     if isinstance(envs, AsyncVectorEnv):
         envs.step_async(actions)
-        return envs.step_wait(timeout=TIMEOUT)  # type: ignore[no-any-return]
-    return envs.step(actions)  # type: ignore[no-any-return]
+        return envs.step_wait(timeout=TIMEOUT)
+    return envs.step(actions)
 
 
 def close(envs: VectorEnv) -> None:

@@ -364,12 +364,13 @@ class Pairs(Mapping[object, object]):
     ("key", "field"), [(3, "3"), (("a", "b"), "('a', 'b')"), (HostileStr("ladder"), "ladder")], ids=repr
 )
 def test_a_flag_of_no_known_name_is_an_unknown_flag(key: object, field: str) -> None:
-    message = rejects(lambda: bearoff.semantics_of("crazy", Pairs((key, 4))), field, InvalidPositionError)
+    message = rejects(lambda: bearoff.semantics_of("crazy", Pairs((key, 4))), field, InvalidPositionError)  # type: ignore[arg-type]
     assert message == f"{field}: is not a rule flag (got 4)"
 
 
 def test_a_flag_named_by_a_str_subclass_is_the_flag_it_spells() -> None:
-    assert bearoff.semantics_of("crazy", Pairs((HostileStr("ladder_per_value"), 4))).key == "crazy_ladder4"
+    pairs = Pairs((HostileStr("ladder_per_value"), 4))
+    assert bearoff.semantics_of("crazy", pairs).key == "crazy_ladder4"  # type: ignore[arg-type]
 
 
 def test_semantics_take_a_plain_mapping_of_flags() -> None:
@@ -485,7 +486,7 @@ def test_one_sided_tables_check_what_they_are_made_of(args: tuple[Any, ...], fie
 
 
 def test_tables_made_of_good_arrays_serve() -> None:
-    one = bearoff.OneSided(LONG_SEMANTICS, 1, one_sided_arrays(7), "python")
+    one = bearoff.OneSided(LONG_SEMANTICS, 1, one_sided_arrays(7), "python")  # type: ignore[arg-type]
     assert one.expected_turns([1, 0, 0, 0, 0, 0]) == 1.0
     win = np.zeros((7, 7))
     win[0, :] = 1.0
@@ -534,7 +535,7 @@ def test_rule_flags_are_a_mapping(given: object) -> None:
 def test_flipped_takes_probabilities(values: object) -> None:
     from nardy_fast.evaluation import flipped
 
-    rejects(lambda: flipped(values), "probabilities")  # type: ignore[arg-type]
+    rejects(lambda: flipped(values), "probabilities")
 
 
 def test_flipped_turns_the_outcomes_round() -> None:
@@ -578,7 +579,7 @@ def test_race_helpers_check_their_names(call: Callable[[Any], object], field: st
 def test_race_helpers_serve() -> None:
     from nardy_fast.evaluation import race as race_module
 
-    assert race_module.key_of("crazy", True) == "crazy_ladder4" and race_module.key_of("short", np.True_) == "long"
+    assert race_module.key_of("crazy", True) == "crazy_ladder4" and race_module.key_of("short", np.True_) == "long"  # type: ignore[arg-type]
     assert len(race_module.vector("gulbar")) == race_module.NC
 
 

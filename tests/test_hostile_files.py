@@ -73,7 +73,8 @@ def field_of(error: pytest.ExceptionInfo[NardyError]) -> str:
 def small_network(hidden: int = 4, **options: Any) -> Network:
     rng = np.random.default_rng(5)
     shapes = {"w1": (INPUTS, hidden), "b1": (hidden,), "w2": (5, hidden), "b2": (5,)}
-    return Network("short", **{k: rng.normal(0, 0.1, s).astype(np.float32) for k, s in shapes.items()}, **options)
+    arrays = {k: rng.normal(0, 0.1, s).astype(np.float32) for k, s in shapes.items()}
+    return Network("short", arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"], **options)
 
 
 # --- 1. writing: nothing but a temporary file of its own ------------------------------------------------------

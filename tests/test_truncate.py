@@ -34,11 +34,11 @@ import pytest
 from ids import stable_repr
 
 from nardy_fast import layout, race, reference
+from nardy_fast.analysis import AnalysedPosition as SharedPosition
 from nardy_fast.bearoff.layouts import layout_ids
 from nardy_fast.board import mover_point
 from nardy_fast.errors import NardyError
 from nardy_fast.playouts import TRUNCATED, Trajectories
-from nardy_fast.analysis import AnalysedPosition as SharedPosition
 from nardy_fast.rollouts import OUTCOMES, Rollout, rollout_options
 from nardy_fast.variants import VARIANTS
 

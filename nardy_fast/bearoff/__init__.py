@@ -43,13 +43,17 @@ __all__ = [
 def one_sided(variant: str, *, checkers: int = 15, cache: bool = False, **flags: object) -> OneSided:  # noqa: D103 - ONE_SIDED_DOC
     import nardy_fast  # the chosen implementation's tables: the package is whole before any function runs
 
-    return nardy_fast.implementations()[nardy_fast.IMPLEMENTATION].one_sided(variant, checkers=checkers, cache=cache, **flags)
+    chosen = nardy_fast.implementations()[nardy_fast.IMPLEMENTATION]
+    table: OneSided = chosen.one_sided(variant, checkers=checkers, cache=cache, **flags)
+    return table
 
 
 def two_sided(variant: str, *, checkers: int = 6, **flags: object) -> TwoSided:  # noqa: D103 - TWO_SIDED_DOC
     import nardy_fast
 
-    return nardy_fast.implementations()[nardy_fast.IMPLEMENTATION].two_sided(variant, checkers=checkers, **flags)
+    chosen = nardy_fast.implementations()[nardy_fast.IMPLEMENTATION]
+    table: TwoSided = chosen.two_sided(variant, checkers=checkers, **flags)
+    return table
 
 
 one_sided.__doc__ = ONE_SIDED_DOC

@@ -165,7 +165,7 @@ class OneSided:
             given is None
             or len(given) != len(shapes)
             or not all(isinstance(a, np.ndarray) and a.dtype == np.float64 for a in given)
-            or [a.shape for a in given] != list(shapes)  # type: ignore[union-attr]
+            or [a.shape for a in given if isinstance(a, np.ndarray)] != list(shapes)
         ):
             raise field_error(NardyError, "arrays", f"must be four float64 arrays of shapes {shapes}", arrays)
         checked = OneSidedArrays(*given)  # type: ignore[arg-type]

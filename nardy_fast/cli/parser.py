@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import NoReturn, Optional, Union
 
 from .. import Position, evaluate, ids
+from ..analysis import AnalysedPosition as AnyPosition
 from ..errors import QUOTE_LIMIT, NardyError, NardyWarning, quote
 from ..evaluation.network import Network
 from ..evaluation.outcomes import EVALUATORS
 from ..evaluation.search import MAX_PLIES
 from ..policies import Greedy
-from ..analysis import AnalysedPosition as AnyPosition
 from ..turns import POLICIES
 from ..variants import VARIANTS, flag_from_text
 
