@@ -1,0 +1,146 @@
+"""The cube decision from the five cubeless outputs (docs/rules.md, The doubling cube): the cubeful equities of
+no double, double-take and double-pass, and the proper action in GNU Backgammon's words
+(``FindBestCubeDecision``, ``GetCubeRecommendation``). At money play the equities are points per unit of
+the current cube; under a match they are chances of winning the match, and the action is chosen on
+GNU Backgammon's normalised equities (``mwc2eq``), as it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import NardyError, field_error
+from ..evaluation.outcomes import check_probabilities
+from ..inputs import choice
+from .janowski import efficiency_array, match_table_check, money_cubeful
+from .matchplay import Score, cubeful_mwc
+from .met import MatchEquityTable, match_equity_table
+from .state import SIDES, Cube, Match, other
+
+__all__ = ["CubeDecision", "cube_decision", "ACTIONS"]
+
+#: Every action :func:`cube_decision` may give, GNU Backgammon's texts.
+ACTIONS = (
+    "No double, take", "Double, take", "Double, pass", "Too good to double, take", "Too good to double, pass",
+    "No double, beaver", "Double, beaver", "Optional double, take", "Optional double, pass",
+    "Optional double, beaver", "No redouble, take", "Redouble, take", "Redouble, pass",
+    "Too good to redouble, take", "Too good to redouble, pass", "No redouble, beaver", "Optional redouble, take",
+    "Optional redouble, pass", "Never double, take (dead cube)", "Never redouble, take (dead cube)",
+    "Cube not available",
+)
+
+#: Two equities this close make a double optional (GNU Backgammon's ``isOptional``).
+OPTIONAL = 1e-5
+
+Floats = Union[float, npt.NDArray[np.float64]]
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The side on roll's cubeful values of the three lines, the proper action (one text, or a tuple of them
+    for many rows), and the outputs they came from. ``equities`` are the three as normalised money equity
+    (equal to the values at money play)."""
+
+    no_double: Floats
+    double_take: Floats
+    double_pass: Floats
+    action: Union[str, tuple[str, ...]]
+    equities: npt.NDArray[np.float64]
+    outputs: npt.NDArray[np.float64]
+
+
+def _action(nd: float, dt: float, dp: float, p: npt.NDArray[np.float64], centred: bool, money: bool,
+            beavers: bool, jacoby: bool) -> str:
+    """GNU Backgammon's choice among the lines, where the cube is available (``FindBestCubeDecision``)."""
+    re = "" if centred else "re"
+    can_gammon = p[1] > 0.0
+    if dt >= nd and dp >= nd:
+        if dp > dt:
+            optional = abs(dt - nd) <= OPTIONAL
+            if money and -2.0 <= dt <= 0.0 and beavers:
+                if dt * 2.0 < nd:
+                    return "No double, beaver"
+                return "Optional double, beaver" if optional else "Double, beaver"
+            if p[0] > 0.0:
+                if optional:
+                    return f"Optional {re}double, take"
+                return "Double, take" if centred else "Redouble, take"
+            return "No double, take" if centred else "No redouble, take"
+        if abs(nd - dp) <= OPTIONAL and can_gammon and (not money or not centred or not jacoby):
+            return f"Optional {re}double, pass"
+        return "Double, pass" if centred else "Redouble, pass"
+    if nd > dt:
+        if dt > dp:
+            if can_gammon:
+                return f"Too good to {re}double, pass"
+            return "Double, pass" if centred else "Redouble, pass"
+        if nd > dp:
+            if can_gammon:
+                return f"Too good to {re}double, take"
+            return "No double, take" if centred else "No redouble, take"
+        if -2.0 <= dt <= 0.0 and money and beavers:
+            return "No double, beaver" if centred else "No redouble, beaver"
+        return "No double, take" if centred else "No redouble, take"
+    if can_gammon:
+        return f"Too good to {re}double, pass"
+    return "Double, pass" if centred else "Redouble, pass"
+
+
+def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, match: Optional[Match] = None,
+                  side: object = "white", table: Optional[MatchEquityTable] = None) -> CubeDecision:
+    """The cube decision of ``side`` (on roll) from its cubeless ``outputs`` (5,) or (n, 5) and cube
+    efficiency ``x`` (a number or one per row; :func:`~nardy_fast.cube.janowski.cube_efficiency`), with
+    ``cube`` (default centred at 1), ``match`` (default money play) and, under a match, ``table`` (default
+    Kazaross-XG2)."""
+    cube = Cube() if cube is None else cube
+    match = Match() if match is None else match
+    if not isinstance(cube, Cube):
+        raise field_error(NardyError, "cube", "must be a nardy_fast.Cube", cube)
+    if not isinstance(match, Match):
+        raise field_error(NardyError, "match", "must be a nardy_fast.Match", match)
+    me = choice(side, SIDES)
+    if me is None:
+        raise field_error(NardyError, "side", f"must be one of {SIDES}", side)
+    p = check_probabilities(outputs, "outputs")
+    eff = efficiency_array(x, p.shape[:-1])
+    owner = "centred" if cube.owner is None else ("own" if cube.owner == me else "opponent")
+    if match.length is None:
+        nd = np.asarray(money_cubeful(p, eff, owner, jacoby=match.jacoby))
+        dt = 2.0 * np.asarray(money_cubeful(p, eff, "opponent"))
+        dp = np.ones_like(nd)
+        values = np.stack([nd, dt, dp], axis=-1)
+        equities = values
+        available = cube.available(me)
+    else:
+        met = match_equity_table("kazaross-xg2") if table is None else match_table_check(table)
+        if max(match.away("white"), match.away("black")) > met.size:
+            raise field_error(NardyError, "match.length", f"the table covers matches up to {met.size}", match.length)
+        score = Score(met, match.away(me), match.away(other(me)), match.crawford)
+        nd = np.asarray(cubeful_mwc(p, score, cube.value, owner, eff))
+        dt = np.asarray(cubeful_mwc(p, score, 2 * cube.value, "opponent", eff))
+        dp = np.full_like(nd, score.mwc(0, won=cube.value))
+        values = np.stack([nd, dt, dp], axis=-1)
+        win, lose = score.mwc(0, won=cube.value), score.mwc(0, lost=cube.value)
+        equities = (2.0 * values - (win + lose)) / (win - lose)
+        available = match.may_double(cube, me)
+    rows = equities.reshape(-1, 3)
+    flat = p.reshape(-1, 5)
+    if available:
+        actions = tuple(
+            _action(float(r[0]), float(r[1]), float(r[2]), q, cube.owner is None, match.length is None,
+                    match.beavers, match.jacoby)
+            for r, q in zip(rows, flat)
+        )
+    else:
+        dead = match.length is not None and owner != "opponent"
+        text = ("Never double, take (dead cube)" if owner == "centred" else "Never redouble, take (dead cube)") \
+            if dead else "Cube not available"
+        actions = (text,) * len(rows)
+    single = p.ndim == 1
+    pick = (lambda a: float(a)) if single else (lambda a: a)
+    return CubeDecision(pick(values[..., 0]), pick(values[..., 1]), pick(values[..., 2]),
+                        actions[0] if single else actions, equities, p)
