@@ -125,3 +125,25 @@ def test_efficiency() -> None:
 def test_exported() -> None:
     assert nardy_fast.Cube is Cube and nardy_fast.Match is Match
     assert {"Cube", "Match", "match_equity_table"} <= set(nardy_fast.__all__)
+
+
+def test_doubles_the_match_forbids() -> None:
+    assert Match(7, (2, 4)).double(Cube(), "white") == Cube(2, "black")
+    with pytest.raises(NardyError, match=r"match\.crawford.*Crawford"):
+        Match(7, (6, 3), crawford=True).double(Cube(), "black")
+    with pytest.raises(NardyError, match="by: the cube is owned"):
+        Match().double(Cube(2, "white"), "black")
+    with pytest.raises(NardyError, match="by: the leader"):
+        Match(7, (6, 3)).double(Cube(), "white")
+    with pytest.raises(NardyError, match="by: the cube is dead"):
+        Match(7, (5, 3)).double(Cube(2, "white"), "white")
+
+
+def test_points_of_the_decision() -> None:
+    # money, no mars: the live take point 20% and cash point 80% (docs/rules.md, The doubling cube)
+    decision = cube_decision([0.5, 0.0, 0.0, 0.0, 0.0], 0.76)
+    assert decision.take_point == pytest.approx(0.2) and decision.cash_point == pytest.approx(0.8)
+    # 2-away 2-away, cube dead once doubled: the taker needs chances worth passing's 1-away 2-away Crawford
+    # game (1 - 0.67736 = 0.32264) against losing the match; so it takes at 32.264% and the doubler cashes there
+    at = cube_decision([0.5, 0.0, 0.0, 0.0, 0.0], 0.76, match=Match(3, (1, 1)))
+    assert at.take_point == pytest.approx(0.32264) and at.cash_point == pytest.approx(1 - 0.32264)

@@ -136,6 +136,7 @@ def test_gnubg_table_is_kazaross() -> None:
     from nardy_fast.cube import match_equity_table
 
     table = match_equity_table("kazaross-xg2")
+    gnubg.command(f"set matchequitytable {Path(gnubg.__file__).parent / 'data' / 'met' / 'Kazaross-XG2.xml'}")
     pre, post0, _ = gnubg.met(25)
     assert np.abs(np.array(pre) - table.pre).max() < 1e-6
     # GNU Backgammon recomputes the last post-Crawford entry (25-away) from its own recursion

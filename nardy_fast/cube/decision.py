@@ -16,8 +16,8 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..evaluation.outcomes import check_probabilities
 from ..inputs import choice
-from .janowski import efficiency_array, match_table_check, money_cubeful
-from .matchplay import Score, cubeful_mwc
+from .janowski import average_values, efficiency_array, match_table_check, money_cubeful
+from .matchplay import Score, cash_points, cubeful_mwc
 from .met import MatchEquityTable, match_equity_table
 from .state import SIDES, Cube, Match, other
 
@@ -42,13 +42,17 @@ Floats = Union[float, npt.NDArray[np.float64]]
 @dataclass(frozen=True)
 class CubeDecision:
     """The side on roll's cubeful values of the three lines, the proper action (one text, or a tuple of them
-    for many rows), and the outputs they came from. ``equities`` are the three as normalised money equity
-    (equal to the values at money play)."""
+    for many rows), the live-cube take point and cash point (the side on roll's chances of winning the game
+    at which it would just take a double, and at which its opponent would just pass one: Janowski's money
+    points, or GNU Backgammon's ``GetPoints`` under a match), and the outputs they came from. ``equities``
+    are the three values as normalised money equity (the values themselves at money play)."""
 
     no_double: Floats
     double_take: Floats
     double_pass: Floats
     action: Union[str, tuple[str, ...]]
+    take_point: Floats
+    cash_point: Floats
     equities: npt.NDArray[np.float64]
     outputs: npt.NDArray[np.float64]
 
@@ -115,6 +119,8 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
         values = np.stack([nd, dt, dp], axis=-1)
         equities = values
         available = cube.available(me)
+        w, lo = (np.asarray(v) for v in average_values(p))
+        take, cash = (lo - 0.5) / (w + lo + 0.5), (lo + 1.0) / (w + lo + 0.5)
     else:
         met = match_equity_table("kazaross-xg2") if table is None else match_table_check(table)
         if max(match.away("white"), match.away("black")) > met.size:
@@ -127,6 +133,8 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
         win, lose = score.mwc(0, won=cube.value), score.mwc(0, lost=cube.value)
         equities = (2.0 * values - (win + lose)) / (win - lose)
         available = match.may_double(cube, me)
+        cash, theirs = cash_points(p, score, cube.value)
+        take = 1.0 - theirs
     rows = equities.reshape(-1, 3)
     flat = p.reshape(-1, 5)
     if available:
@@ -143,4 +151,4 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
     single = p.ndim == 1
     pick = (lambda a: float(a)) if single else (lambda a: a)
     return CubeDecision(pick(values[..., 0]), pick(values[..., 1]), pick(values[..., 2]),
-                        actions[0] if single else actions, equities, p)
+                        actions[0] if single else actions, pick(np.asarray(take)), pick(np.asarray(cash)), equities, p)

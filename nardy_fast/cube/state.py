@@ -176,6 +176,21 @@ class Match:
             self.post_crawford and self.away(name) == 1
         )
 
+    def double(self, cube: Cube, by: object) -> Cube:
+        """The cube after ``by`` doubles and the other side takes, or a :class:`~nardy_fast.NardyError` where
+        :meth:`may_double` forbids the double (naming why: the Crawford game, the owner, a dead cube)."""
+        name = _side(by, "by")
+        if not isinstance(cube, Cube):
+            raise field_error(NardyError, "cube", "must be a nardy_fast.Cube", cube)
+        if self.length is not None and self.crawford:
+            raise field_error(NardyError, "match.crawford", "nobody doubles in the Crawford game", True)
+        if not self.may_double(cube, name):
+            problem = "the cube is owned by the other side" if not cube.available(name) else (
+                "the leader after the Crawford game has no use for the cube" if self.post_crawford
+                and self.away(name) == 1 else "the cube is dead: a win at this cube already wins the match")
+            raise field_error(NardyError, "by", problem, name)
+        return cube.doubled(name)
+
     def points(self, variant: object, result: object, cube: Cube, *, dropped: bool = False) -> int:
         """The points the winner scores: the game's multiple (:func:`game_points`) times the cube, or the cube's
         value before it was turned when a double was dropped (``dropped``: ``cube`` is that value); in a match,
