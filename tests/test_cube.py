@@ -147,3 +147,34 @@ def test_points_of_the_decision() -> None:
     # game (1 - 0.67736 = 0.32264) against losing the match; so it takes at 32.264% and the doubler cashes there
     at = cube_decision([0.5, 0.0, 0.0, 0.0, 0.0], 0.76, match=Match(3, (1, 1)))
     assert at.take_point == pytest.approx(0.32264) and at.cash_point == pytest.approx(1 - 0.32264)
+
+
+def test_every_branch_of_the_action() -> None:
+    """GNU Backgammon's ordering of no double (ND), double-take (DT) and double-pass (DP), row by row."""
+    from nardy_fast.cube.decision import proper_actions
+
+    gammons = np.array([[0.6, 0.1, 0.0, 0.1, 0.0]])
+    no_gammons = np.array([[0.6, 0.0, 0.0, 0.1, 0.0]])
+    cases = [  # (ND, DT, DP), outputs, centred, money, beavers, jacoby, action
+        ((0.5, 0.8, 1.0), gammons, True, True, False, False, "Double, take"),
+        ((0.5, 0.8, 1.0), gammons, False, False, False, False, "Redouble, take"),
+        ((0.5, 0.5 + 5e-6, 1.0), gammons, True, True, False, False, "Optional double, take"),
+        ((0.5, 1.2, 1.0), gammons, True, True, False, False, "Double, pass"),
+        ((1.0, 1.3, 1.0), gammons, True, True, False, False, "Optional double, pass"),
+        ((1.0, 1.3, 1.0), gammons, True, True, False, True, "Double, pass"),  # Jacoby: centred, no gammons
+        ((1.0, 1.3, 1.0), no_gammons, True, False, False, False, "Double, pass"),
+        ((1.2, 1.1, 1.0), gammons, True, True, False, False, "Too good to double, pass"),
+        ((1.2, 1.1, 1.0), no_gammons, False, True, False, False, "Redouble, pass"),
+        ((1.05, 0.9, 1.0), gammons, False, True, False, False, "Too good to redouble, take"),
+        ((1.05, 0.9, 1.0), no_gammons, True, True, False, False, "No double, take"),
+        ((0.3, 0.2, 1.0), gammons, True, True, False, False, "No double, take"),
+        ((-0.3, -0.5, 1.0), gammons, True, True, True, False, "No double, beaver"),
+        ((-0.3, -0.2, 1.0), gammons, True, True, True, False, "No double, beaver"),  # -0.4 < -0.3: beaver it
+        ((-0.5, -0.2, 1.0), gammons, True, True, True, False, "Double, beaver"),
+        ((-0.3, -0.5, 1.0), gammons, False, True, True, False, "No redouble, beaver"),
+        ((-0.3, -0.5, 1.0), gammons, True, False, True, False, "No double, take"),  # no beavers in a match
+        ((1.1, 1.2, 1.0), gammons, True, True, False, False, "Too good to double, pass"),  # DT >= ND > DP
+    ]
+    for equities, outputs, centred, money, beavers, jacoby, action in cases:
+        got = proper_actions(np.array([equities]), outputs, centred, money, beavers, jacoby)
+        assert got == (action,), (equities, centred, money, beavers, jacoby)

@@ -21,7 +21,7 @@ from .matchplay import Score, cash_points, cubeful_mwc
 from .met import MatchEquityTable, match_equity_table
 from .state import SIDES, Cube, Match, other
 
-__all__ = ["CubeDecision", "cube_decision", "ACTIONS"]
+__all__ = ["CubeDecision", "cube_decision", "proper_actions", "ACTIONS"]
 
 #: Every action :func:`cube_decision` may give, GNU Backgammon's texts.
 ACTIONS = (
@@ -57,41 +57,40 @@ class CubeDecision:
     outputs: npt.NDArray[np.float64]
 
 
-def _action(nd: float, dt: float, dp: float, p: npt.NDArray[np.float64], centred: bool, money: bool,
-            beavers: bool, jacoby: bool) -> str:
-    """GNU Backgammon's choice among the lines, where the cube is available (``FindBestCubeDecision``)."""
+def proper_actions(e: npt.NDArray[np.float64], p: npt.NDArray[np.float64], centred: bool, money: bool, beavers: bool,
+             jacoby: bool) -> tuple[str, ...]:
+    """GNU Backgammon's choice among the lines (``FindBestCubeDecision``) for rows of normalised equities
+    ``e`` (n, 3) and outputs ``p`` (n, 5), where the cube is available."""
+    nd, dt, dp = e[:, 0], e[:, 1], e[:, 2]
+    gammon, win = p[:, 1] > 0.0, p[:, 0] > 0.0
     re = "" if centred else "re"
-    can_gammon = p[1] > 0.0
-    if dt >= nd and dp >= nd:
-        if dp > dt:
-            optional = abs(dt - nd) <= OPTIONAL
-            if money and -2.0 <= dt <= 0.0 and beavers:
-                if dt * 2.0 < nd:
-                    return "No double, beaver"
-                return "Optional double, beaver" if optional else "Double, beaver"
-            if p[0] > 0.0:
-                if optional:
-                    return f"Optional {re}double, take"
-                return "Double, take" if centred else "Redouble, take"
-            return "No double, take" if centred else "No redouble, take"
-        if abs(nd - dp) <= OPTIONAL and can_gammon and (not money or not centred or not jacoby):
-            return f"Optional {re}double, pass"
-        return "Double, pass" if centred else "Redouble, pass"
-    if nd > dt:
-        if dt > dp:
-            if can_gammon:
-                return f"Too good to {re}double, pass"
-            return "Double, pass" if centred else "Redouble, pass"
-        if nd > dp:
-            if can_gammon:
-                return f"Too good to {re}double, take"
-            return "No double, take" if centred else "No redouble, take"
-        if -2.0 <= dt <= 0.0 and money and beavers:
-            return "No double, beaver" if centred else "No redouble, beaver"
-        return "No double, take" if centred else "No redouble, take"
-    if can_gammon:
-        return f"Too good to {re}double, pass"
-    return "Double, pass" if centred else "Redouble, pass"
+    up = "Double" if centred else "Redouble"
+    beaver = money and beavers
+    beaverable = beaver & (dt >= -2.0) & (dt <= 0.0)
+    doubles = (dt >= nd) & (dp >= nd)
+    takes = doubles & (dp > dt)
+    optional_take = np.abs(dt - nd) <= OPTIONAL
+    optional_pass = (np.abs(nd - dp) <= OPTIONAL) & gammon & (not money or not centred or not jacoby)
+    too_good_pass = ~doubles & (((nd > dt) & (dt > dp)) | (nd <= dt))
+    too_good_take = ~doubles & (nd > dt) & (dt <= dp) & (nd > dp)
+    choices = [
+        (takes & beaverable & (dt * 2.0 < nd), "No double, beaver"),
+        (takes & beaverable & optional_take, "Optional double, beaver"),
+        (takes & beaverable, "Double, beaver"),
+        (takes & win & optional_take, f"Optional {re}double, take"),
+        (takes & win, f"{up}, take"),
+        (takes, f"No {re}double, take"),
+        (doubles & optional_pass, f"Optional {re}double, pass"),
+        (doubles, f"{up}, pass"),
+        (too_good_pass & gammon, f"Too good to {re}double, pass"),
+        (too_good_pass, f"{up}, pass"),
+        (too_good_take & gammon, f"Too good to {re}double, take"),
+        (too_good_take, f"No {re}double, take"),
+        (beaverable, f"No {re}double, beaver"),
+    ]
+    names = np.array([text for _, text in choices] + [f"No {re}double, take"])
+    codes = np.select([mask for mask, _ in choices], np.arange(len(choices)), default=len(choices))
+    return tuple(names[codes].tolist())
 
 
 def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, match: Optional[Match] = None,
@@ -136,13 +135,9 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
         cash, theirs = cash_points(p, score, cube.value)
         take = 1.0 - theirs
     rows = equities.reshape(-1, 3)
-    flat = p.reshape(-1, 5)
     if available:
-        actions = tuple(
-            _action(float(r[0]), float(r[1]), float(r[2]), q, cube.owner is None, match.length is None,
-                    match.beavers, match.jacoby)
-            for r, q in zip(rows, flat)
-        )
+        actions = proper_actions(rows, p.reshape(-1, 5), cube.owner is None, match.length is None, match.beavers,
+                           match.jacoby)
     else:
         dead = match.length is not None and owner != "opponent"
         text = ("Never double, take (dead cube)" if owner == "centred" else "Never redouble, take (dead cube)") \
