@@ -48,6 +48,7 @@ from __future__ import annotations
 from . import dice, game, layout, zobrist
 from ._dispatch import *  # noqa: F403 - the implementation's names (see _dispatch.__all__)
 from ._dispatch import __all__ as _dispatched
+from .cube import Cube, Match, match_equity_table
 from .duel import DuelResult
 from .encodings import SCHEMES
 from .errors import (
@@ -91,6 +92,9 @@ __all__ = [
     "Greedy",
     "Network",
     "DuelResult",
+    "Cube",
+    "Match",
+    "match_equity_table",
     "equity",
     "EVALUATORS",
     "OUTPUTS",

@@ -1,0 +1,162 @@
+"""Cubeful equities from the five cubeless outputs: Rick Janowski's model as GNU Backgammon states it (``eval.c``:
+``Cl2CfMoney``, ``MoneyLive``, ``getMoneyPoints``; Joern Thyssen's generalisation to match play, ``Cl2CfMatch``
+and ``GetPoints``; the manual's "Cubeful equities"), and the cube decision they give (``FindBestCubeDecision``).
+
+From the outputs (:data:`nardy_fast.evaluation.outcomes.OUTPUTS`) of the side on roll: the average value of
+a game won ``W`` and lost ``L``; the live-cube equity, piecewise linear in the chances of winning through the
+take point and the cash point; and cubeful = dead x (1 - x) + live x x for a cube efficiency ``x``
+(:func:`cube_efficiency`). Every function takes one row (5,) or many (n, 5) and answers in kind.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import NardyError, field_error
+from ..evaluation.outcomes import check_probabilities
+from ..inputs import choice
+from .met import MatchEquityTable
+
+__all__ = ["CLASSES", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity"]
+
+Floats = Union[float, npt.NDArray[np.float64]]
+
+#: The position classes :func:`cube_efficiency` knows: GNU Backgammon's, a one-sided bear-off as ``"bearoff"``
+#: (a two-sided one has exact cubeful values, which are not a matter of ``x``).
+CLASSES = ("over", "contact", "crashed", "race", "bearoff")
+
+#: GNU Backgammon's efficiencies since December 2023 (``eval.c``, ``EvalEfficiency``): by evaluations of 0 and
+#: 1 ply (the first of each pair) and deeper (the second).
+CONTACT_X = (0.76, 0.68)
+CRASHED_X = (0.76, 0.68)
+RACE_FACTOR_X = (0.0025, 0.00125)
+RACE_COEFFICIENT_X = (0.60, 0.55)
+RACE_MIN_X = (0.60, 0.60)
+RACE_MAX_X = (0.80, 0.70)
+BEAROFF_X = 0.60
+
+#: Below this chance of winning (or above one minus it) GNU Backgammon takes the cube as dead.
+EPSILON = 1e-7
+
+
+def cube_efficiency(position_class: object, pips: object = 0, plies: object = 0) -> float:
+    """GNU Backgammon's cube efficiency ``x`` of a short-nardy (backgammon) position of ``position_class``
+    (:data:`CLASSES`) with ``pips`` the pip count of the side on roll, for an evaluation of ``plies``: contact
+    and crashed 0.76 at 0 and 1 ply, 0.68 deeper; race 0.60 + 0.0025 x pips within 0.60-0.80 (0.55 +
+    0.00125 x pips within 0.60-0.70 deeper); a one-sided bear-off 0.60; a game over 0 (a dead cube)."""
+    kind = choice(position_class, CLASSES)
+    if kind is None:
+        raise field_error(NardyError, "position_class", f"must be one of {CLASSES}", position_class)
+    depth = plies if isinstance(plies, (int, np.integer)) and not isinstance(plies, bool) else None
+    if depth is None or depth < 0:
+        raise field_error(NardyError, "plies", "must be an integer >= 0", plies)
+    deep = 1 if depth >= 2 else 0
+    if kind == "over":
+        return 0.0
+    if kind == "bearoff":
+        return BEAROFF_X
+    if kind in ("contact", "crashed"):
+        return (CONTACT_X if kind == "contact" else CRASHED_X)[deep]
+    count = pips if isinstance(pips, (int, np.integer)) and not isinstance(pips, bool) else None
+    if count is None or count < 0:
+        raise field_error(NardyError, "pips", "must be an integer >= 0", pips)
+    x = float(np.float32(count) * np.float32(RACE_FACTOR_X[deep]) + np.float32(RACE_COEFFICIENT_X[deep]))
+    return min(max(x, RACE_MIN_X[deep]), RACE_MAX_X[deep])
+
+
+def money_points(
+    win_value: float, lose_value: float, *, jacoby: bool = False, beavers: bool = False
+) -> dict[str, tuple[float, float]]:
+    """The money points (GNU Backgammon's ``getMoneyPoints``) of the side whose games won average
+    ``win_value`` points and lost ``lose_value`` (1 + mars rate + 2 x koks rate): each a pair, the chances of
+    winning at the point for a dead cube and for a fully live one (Janowski's formulas). ``"initial double"``
+    is the first double from a centred cube, with the Jacoby rule (and beavers) when given."""
+    w, lo = float(win_value), float(lose_value)
+    if jacoby:
+        initial = (lo - 0.25) / (lo + w - 0.5) if beavers else (lo - 0.5) / (lo + w - 1.0)
+    else:
+        initial = lo / (w + lo)
+    return {
+        "take": ((lo - 0.5) / (w + lo), (lo - 0.5) / (w + lo + 0.5)),
+        "beaver": (lo / (w + lo), lo / (w + lo + 0.5)),
+        "raccoon": (lo / (w + lo), (lo + 0.5) / (w + lo + 0.5)),
+        "initial double": (initial, (lo + 1.0) / (lo + w + 0.5)),
+        "redouble": (lo / (w + lo), (lo + 1.0) / (lo + w + 0.5)),
+        "cash": ((lo + 0.5) / (w + lo), (lo + 1.0) / (w + lo + 0.5)),
+        "too good": ((lo + 1.0) / (w + lo), (lo + 1.0) / (w + lo + 0.5)),
+    }
+
+
+def average_values(outputs: object) -> tuple[Floats, Floats]:
+    """``W`` and ``L``: the average points of a game won and of a game lost by the side on roll, cubeless
+    (a mars counts 2, a koks 3). Where it cannot win (or lose) the value is 1."""
+    p = check_probabilities(outputs, "outputs")
+    win, lose = p[..., 0], 1.0 - p[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(win > 0.0, 1.0 + (p[..., 1] + p[..., 2]) / win, 1.0)
+        lo = np.where(lose > 0.0, 1.0 + (p[..., 3] + p[..., 4]) / lose, 1.0)
+    return (float(w), float(lo)) if w.ndim == 0 else (w, lo)
+
+
+def dead_equity(p: npt.NDArray[np.float64], gammons: bool = True) -> npt.NDArray[np.float64]:
+    """Cubeless money equity of checked outputs ``p``, with mars and koks counted or (``gammons`` False: the
+    Jacoby rule on a centred cube) not."""
+    base: npt.NDArray[np.float64] = 2.0 * p[..., 0] - 1.0
+    if gammons:
+        base = base + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+    return base
+
+
+def _money_live(w: npt.NDArray[np.float64], lo: npt.NDArray[np.float64], p: npt.NDArray[np.float64], owner: str,
+                jacoby: bool) -> npt.NDArray[np.float64]:
+    """The fully live cube's equity (GNU Backgammon's ``MoneyLive``): piecewise linear in ``p``."""
+    tp = (lo - 0.5) / (w + lo + 0.5)
+    cp = (lo + 1.0) / (w + lo + 0.5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if owner == "centred":
+            low = -np.ones_like(p) if jacoby else -lo + (-1.0 + lo) * p / tp
+            high = np.ones_like(p) if jacoby else 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp)
+            return np.where(p < tp, low, np.where(p < cp, -1.0 + 2.0 * (p - tp) / (cp - tp), high))
+        if owner == "own":
+            return np.where(p < cp, -lo + (1.0 + lo) * p / cp, 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp))
+        return np.where(p < tp, -lo + (-1.0 + lo) * p / tp, -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp))
+
+
+def money_cubeful(outputs: object, x: object, owner: object = "centred", *, jacoby: bool = False) -> Floats:
+    """Cubeful money equity per unit of the cube (GNU Backgammon's ``Cl2CfMoney``) of the side on roll with
+    the cube ``owner`` (``"centred"``, ``"own"``: the side on roll has it, ``"opponent"``) and efficiency
+    ``x`` (a number or one per row): dead x (1 - x) + live x x; dead where the side cannot win or lose."""
+    side = choice(owner, ("centred", "own", "opponent"))
+    if side is None:
+        raise field_error(NardyError, "owner", "must be 'centred', 'own' or 'opponent'", owner)
+    p = check_probabilities(outputs, "outputs")
+    eff = efficiency_array(x, p.shape[:-1])
+    dead = dead_equity(p, gammons=not (jacoby and side == "centred"))
+    win = p[..., 0]
+    alive = (win > EPSILON) & (win < 1.0 - EPSILON)
+    # rows whose cube is dead get a harmless stand-in, so that no division by zero is ever made
+    safe = np.where(alive[..., None], p, np.array([0.5, 0.0, 0.0, 0.0, 0.0]))
+    w, lo = average_values(safe)
+    live = _money_live(np.asarray(w), np.asarray(lo), safe[..., 0], side, jacoby)
+    result = np.where(alive, dead * (1.0 - eff) + live * eff, dead)
+    return float(result) if result.ndim == 0 else result
+
+
+def efficiency_array(x: object, shape: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    try:
+        eff = np.broadcast_to(np.asarray(x, dtype=np.float64), shape)
+    except (TypeError, ValueError):
+        raise field_error(NardyError, "x", f"must be a number in [0, 1] or one per row {shape}", x) from None
+    if not np.isfinite(eff).all() or (eff < 0.0).any() or (eff > 1.0).any():
+        raise field_error(NardyError, "x", "must be in [0, 1]", x)
+    return eff
+
+
+def match_table_check(table: object) -> MatchEquityTable:
+    """``table`` when it is a :class:`MatchEquityTable`, else a :class:`~nardy_fast.NardyError`."""
+    if not isinstance(table, MatchEquityTable):
+        raise field_error(NardyError, "table", "must be a MatchEquityTable (nardy_fast.match_equity_table)", table)
+    return table
