@@ -68,7 +68,8 @@ STEP="sdist contents"
 tar -tzf "$SDIST" >"$WORK/sdist.txt"
 for wanted in src_pyx/_core.pyx src_pyx/nardy_types.pxd src_pyx/games.pxi src_pyx/nardy_compat.h docs/rules.md setup.py pyproject.toml LICENSE CHANGELOG.md README.md \
     nardy_fast/py.typed nardy_fast/_core.pyi nardy_fast/data/corpus.npz nardy_fast/data/perft.txt \
-    nardy_fast/data/nets/short.npz src_pyx/net_kernel.h tests/conftest.py tools/test_installed.py; do
+    nardy_fast/data/nets/short.npz nardy_fast/data/met/kazaross-xg2.txt tests/data/Kazaross-XG2.xml src_pyx/net_kernel.h \
+    tests/conftest.py tools/test_installed.py; do
     grep -q "^[^/]*/$wanted\$" "$WORK/sdist.txt" || fail "the sdist lacks $wanted"
 done
 if grep -E '\.(c|so|pyd|o)$' "$WORK/sdist.txt"; then fail "the sdist ships generated C or binaries (above)"; fi
@@ -79,7 +80,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = ["nardy_fast/__init__.py", "nardy_fast/py.typed", "nardy_fast/_core.pyi", "nardy_fast/data/corpus.npz",
         "nardy_fast/reference/rules.py", "nardy_fast/cli/__init__.py", "nardy_fast/bench/__init__.py",
-        "nardy_fast/training/trainer.py"]
+        "nardy_fast/training/trainer.py", "nardy_fast/cube/__init__.py", "nardy_fast/data/met/kazaross-xg2.txt"]
 need += [f"nardy_fast/data/nets/{v}.npz" for v in ("long", "sixone", "short", "gulbar", "crazy")]
 missing = [n for n in need if n not in names]
 if not any(n.startswith("nardy_fast/_core.") and n.endswith((".so", ".pyd")) for n in names):
