@@ -9,7 +9,8 @@ One extension module, written in units by concern (each says what it holds in it
 tables built from the package's), ``memory.pxi``, ``rules.pxi`` (setting a search up), ``levels.pxi`` and
 ``depth_first.pxi`` (the two searches), ``results.pxi`` (the next state of each result), ``rows.pxi``
 (State and row conversion, the row gate), ``api_moves.pxi``, ``perft.pxi`` and ``api_batch.pxi`` (the Python
-surface), ``games.pxi`` (seeded dice and whole games), ``encode.pxi`` (network encodings), ``segments.pxi``
+surface), ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game
+loop set up from a checked playout or duel), ``encode.pxi`` (network encodings), ``segments.pxi``
 (per-segment reductions), ``bearoff.pxi`` (bear-off tables)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
@@ -97,4 +98,5 @@ include "heuristic.pxi"
 include "evaluate.pxi"
 include "hint.pxi"
 include "games.pxi"
+include "seats.pxi"
 include "segments.pxi"
