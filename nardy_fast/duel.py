@@ -267,7 +267,7 @@ def lockstep_duel(
         if last > first:
             _play(record, players, args, 2 * first, 2 * last, points, stop)
 
-    on_threads(min(args.threads, len(parts)), play)
+    on_threads(args.threads, play)
 
 
 def _play(
