@@ -182,7 +182,8 @@ called after every ``batch`` pairs.
 Two built-in players (policies, or ``Greedy`` with built-in evaluators, each its own evaluator and plies)
 play in the compiled core's game loop in C without the GIL, on ``threads`` threads at once; a callable
 policy or a Python evaluator plays in lock-step batches, each batch's pairs split among the ``threads``.
-The points never depend on ``threads``, ``batch`` or the implementation. Ctrl-C stops a duel within a ply."""
+The points never depend on ``threads``, ``batch`` or the implementation. Ctrl-C stops a duel, every
+thread of it, within a second or so."""
 
 
 def seat_of(record: Implementation, args: PlayoutArgs, player: PolicySpec) -> Optional[Seat]:

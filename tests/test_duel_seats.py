@@ -31,11 +31,13 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from ids import stable_repr
+from test_duel import white_points
 from test_evaluation import Linear, same_error
 
 import nardy_fast
 from nardy_fast import Greedy
 from nardy_fast._dispatch import implementations
+from nardy_fast.bench.duels import WAYS, duel_works
 from nardy_fast.duel import lockstep_duel, seat_of
 from nardy_fast.evaluation.network import shipped
 from nardy_fast.playouts import PlayoutOptions, Seat, check_playout
@@ -230,6 +232,24 @@ def test_the_seats_of_players(name: str) -> None:
     assert isinstance(found, Seat)
     assert (found.policy, found.evaluator, found.plies, found.greedy) == (0, nardy_fast.EVALUATORS.index("pubeval"), 2, greedy)
     assert seat(Linear()) is None and seat(Greedy(Linear())) is None and seat(first_policy) is None
+
+
+# --- the benchmark's ways play the same games --------------------------------------------------------------------
+
+
+def test_the_benchmark_ways_play_the_same_games() -> None:
+    """nardy_fast.bench.duels (and bench/test_bench_duel.py) compare ways that play the same games: a duel of a
+    Greedy against itself plays each playout game twice, once from each seat."""
+    works = duel_works("short", "heuristic", 6)
+    assert set(works) == set(WAYS)
+    white = white_points(core.playout("short", 6, seed=nardy_fast.bench.SEED, policy=Greedy("heuristic")))
+    for way in WAYS:
+        played: Any = works[way]()
+        if way.startswith("greedy playout"):
+            assert [white_points(records).tolist() for records in played] == [white.tolist()] * 2
+            continue
+        points = np.asarray(getattr(played, "points", played))  # a DuelResult's, or the lock-step path's own
+        assert points[0::2].tolist() == white.tolist() and points[1::2].tolist() == (-white).tolist(), way
 
 
 # --- Ctrl-C -----------------------------------------------------------------------------------------------------
