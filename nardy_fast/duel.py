@@ -226,6 +226,8 @@ def duel(
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
     seats = [seat_of(record, args, player) for player in players]
+    if players[0].greedy is not None and players[0].greedy is players[1].greedy:
+        seats[1] = seats[0]  # one Greedy in both seats: one search for both, as in a playout
     points = np.zeros(count, dtype=np.int8)
     for begin in range(0, count, 2 * args.batch):
         end = min(begin + 2 * args.batch, count)
