@@ -37,7 +37,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.section("speed ratios from this run's medians")
     for group, members in sorted(groups.items()):
         base = (
-            _find(members, lambda api: api == "reference legal_moves")
+            _find(members, lambda api: api.partition("-")[0] == "greedy playout")  # test_bench_duel.py
+            or _find(members, lambda api: api == "reference legal_moves")
             or _find(members, lambda api: api.startswith("reference"))
             or max(members, key=lambda b: b.stats.median)
         )

@@ -62,36 +62,23 @@ def batch_children(
     row that failed its checks (``bad + N`` for its roll) or, with ``over``, whose search exceeded ``limit``."""
 
 def playout_games(
-    starts: npt.NDArray[np.int8],
-    from_start: bool,
-    games: int,
-    seed: int,
-    policy: int,
-    opening: int,
-    stratify: bool,
-    truncate: bool,
-    number0: int,
+    args: Any,
     first: int,
     last: int,
     winner: npt.NDArray[np.int8],
     points: npt.NDArray[np.int8],
     plies: npt.NDArray[np.int32],
     turns: npt.NDArray[np.int32],
-    trajectories: bool,
-    last_only: bool,
     stop: npt.NDArray[np.int32],
-    evaluator: int = -1,
-    search_plies: int = 0,
-    tables: object = None,
-    limit: int = 0,
 ) -> Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]:
-    """Play records ``first`` up to ``last`` (record ``i`` is game ``number0 + i``) of a checked playout into the
-    given columns, without the GIL, with ``truncate`` each to its first bear-off position; with
-    ``trajectories``, the positions played (``last_only``: the last of each game) and their rolls. Returns
-    ``None`` early, within a ply, once another thread sets ``stop[0]`` (the playout's stop flag). With
-    ``evaluator`` >= 0 (a built-in evaluator's kind, reading ``tables``), each move is the first of the hint's
-    ranking at ``search_plies``, and ``policy`` is unused. ``limit`` > 0 (``max_results``) gives a game up at a
-    ply whose own search would hold more positions after one number of steps (winner ``LIMITED``)."""
+    """Play records ``first`` up to ``last`` of ``args``, a checked playout or duel
+    (``nardy_fast.playouts.PlayoutArgs``: record ``i`` is game ``first_game + i``, in a duel ``first_game + i //
+    2`` with the players swapped in odd records) into the given columns, without the GIL, each side by its seat
+    (``args.seats``: random, first, or a built-in evaluator's greedy move); with ``args.trajectories``, the
+    positions played (``last_only``: the last of each game) and their rolls. Returns ``None`` early, within a
+    ply, once another thread sets ``stop[0]`` (the playout's stop flag). ``args.limit`` > 0 (``max_results``)
+    gives a game up at a ply whose own search would hold more positions after one number of steps (winner
+    ``LIMITED``)."""
 
 def evaluate_rows(
     rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]

@@ -198,10 +198,13 @@ def duel(
     seed: int = 0,
     first_game: int = 0,
     batch: int = 1000,
+    threads: int = 1,
     progress: Optional[Callable[[int], None]] = None,
     **flags: object,
 ) -> DuelResult:
-    return RECORD.duel(a, b, variant, games, seed=seed, first_game=first_game, batch=batch, progress=progress, **flags)
+    return RECORD.duel(
+        a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads, progress=progress, **flags
+    )
 
 
 # one docstring each: the implementation's method's

@@ -66,25 +66,21 @@ _core.legal_moves.__doc__ = _Position.legal_moves.__doc__
 
 
 def _playout(args: PlayoutArgs) -> Played:
-    """The core's kernel for the built-in policies: the games split into ``args.threads`` ranges, each played
-    in C without the GIL (the calling thread takes the first range), each checking the playout's stop flag
-    once per ply (a failure or Ctrl-C in one thread stops them all)."""
+    """The core's kernel for the built-in policies, a playout's or a duel's (a policy per seat): the games split
+    into ``args.threads`` ranges, each played in C without the GIL (the calling thread takes the first range),
+    each checking the playout's stop flag once per ply (a failure or Ctrl-C in one thread stops them all)."""
     winner, points = np.zeros(args.games, dtype=np.int8), np.zeros(args.games, dtype=np.int8)
     plies, turns = np.zeros(args.games, dtype=np.int32), np.zeros(args.games, dtype=np.int32)
     parts = args.parts()
     played: list[Optional[tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]]] = [None] * args.threads
 
     def play(part: int, stop: StopFlag) -> None:
-        played[part] = _core.playout_games(
-            args.rows, args.from_start, args.games, args.seed, args.policy, args.opening, args.stratify,
-            args.truncate, args.first_game, *parts[part], winner, points, plies, turns, args.trajectories,
-            args.last_only, stop, args.evaluator, args.plies, args.tables, args.limit,
-        )  # fmt: skip
+        played[part] = _core.playout_games(args, *parts[part], winner, points, plies, turns, stop)
 
     on_threads(args.threads, play)
     out = np.zeros(args.games, dtype=RECORD)
     out["winner"], out["points"], out["plies"], out["turns"] = winner, points, plies, turns
-    out["start"] = (np.arange(args.games, dtype=np.int64) + args.first_game) % len(args.rows)
+    out["start"] = args.numbers() % len(args.rows)
     if not args.trajectories:
         return out
     pieces = []

@@ -4,8 +4,12 @@ Evaluation and search), for every implementation.
 Game pair ``k`` is played twice on the dice of game number ``first_game + k`` of ``seed`` (who starts, every
 roll and every random choice): first with ``a`` as White, then with ``a`` as Black. Each player meets the same
 dice in both seats, so the luck of the dice cancels within a pair: a policy against itself scores exactly 0.
-The games advance in lock-step batches (one ``batch_children`` call per ply of a batch, and one call of each
-policy for the games it is to move in).
+
+Two built-in players (``"random"``, ``"first"``, a :class:`~nardy_fast.policies.Greedy` with a built-in
+evaluator, at any plies) play in the implementation's game loop, a policy per seat (the core's in C, without
+the GIL, on ``threads`` threads; the reference's through its games). A callable policy or a Python evaluator
+plays in lock-step batches (one ``batch_children`` call per ply of a batch, and one call of each policy for
+the games it is to move in), the pairs of a batch split among the threads. Both ways play the same games.
 """
 
 from __future__ import annotations
@@ -20,18 +24,18 @@ import numpy.typing as npt
 from . import layout
 from .dice import check_seed
 from .errors import NardyError, field_error
-from .game import MAX_PLIES, rolls_next
+from .game import MAX_PLIES, POLICIES, rolls_next
 from .inputs import choice, integer, items
 from .lockstep import first_rolls
 from .move import uninitialised_error
-from .playouts import PlayoutOptions, check_playout
+from .playouts import PlayoutArgs, PlayoutOptions, Seat, StopFlag, check_playout, on_threads, split_range
 from .policies import PolicySpec, resolve_policy
 from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
     from .implementation import Implementation
 
-__all__ = ["DuelResult", "duel", "OUTCOMES"]
+__all__ = ["DuelResult", "duel", "OUTCOMES", "DUEL_DOC", "seat_of", "lockstep_duel"]
 
 #: The outcome counts of a duel, for ``a``: its wins (single, mars, koks), its losses, and games given up.
 OUTCOMES = ("win_single", "win_mars", "win_koks", "lose_single", "lose_mars", "lose_koks", "unfinished")
@@ -165,6 +169,37 @@ def _segments(offsets: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> 
     return index, sub
 
 
+DUEL_DOC = """Play ``a`` against ``b`` in ``games`` games (an even number) of ``variant`` (rule flags as keyword
+arguments) on duplicate dice: each pair of games shares its dice (who starts, every roll, every random
+choice: those of game ``first_game + k`` of ``seed``), with the seats swapped, so the luck of the dice
+cancels within a pair and a policy against itself scores exactly 0. ``a`` and ``b`` are policies
+(``"random"``, ``"first"``, a :class:`~nardy_fast.policies.Greedy`, a callable as for ``playout``) or
+evaluators (a built-in's name, an object with ``evaluate(rows)``: its 0-ply ``Greedy``). Returns a
+:class:`~nardy_fast.duel.DuelResult`: ``ppg`` (points per game for ``a``), its ``stderr`` over the
+pairs, ``win_rate``, the outcome ``counts`` and each game's ``points``. ``progress(games_done)`` is
+called after every ``batch`` pairs.
+
+Two built-in players (policies, or ``Greedy`` with built-in evaluators, each its own evaluator and plies)
+play in the compiled core's game loop in C without the GIL, on ``threads`` threads at once; a callable
+policy or a Python evaluator plays in lock-step batches, each batch's pairs split among the ``threads``.
+The points never depend on ``threads``, ``batch`` or the implementation. Ctrl-C stops a duel, every
+thread of it, within a second or so."""
+
+
+def seat_of(record: Implementation, args: PlayoutArgs, player: PolicySpec) -> Optional[Seat]:
+    """``player`` as a seat of ``record``'s game loop: a built-in policy, or a Greedy with a built-in
+    evaluator bound to ``record`` (its tables; the evaluator checked against the start); ``None`` for a
+    callable policy or a Python evaluator, which play in lock-step."""
+    if player.kind in POLICIES:
+        return Seat(POLICIES.index(player.kind))
+    if player.greedy is None:
+        return None
+    bound = record.bound(args._replace(greedy=player.greedy))  # a built-in evaluator checks the start
+    if bound.evaluator < 0:
+        return None
+    return Seat(0, bound.evaluator, bound.plies, bound.tables, player.greedy)
+
+
 def duel(
     record: Implementation,
     a: object,
@@ -175,6 +210,7 @@ def duel(
     seed: object = 0,
     first_game: object = 0,
     batch: object = 1000,
+    threads: object = 1,
     progress: Optional[Callable[[int], None]] = None,
     flags: Optional[Mapping[str, object]] = None,
 ) -> DuelResult:
@@ -185,32 +221,69 @@ def duel(
     if choice(variant, VARIANTS) is None:
         raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
     players = (resolve_policy(a, "a", evaluators=True), resolve_policy(b, "b", evaluators=True))
-    options = PlayoutOptions(first_game=first_game, batch=batch, flags=dict(flags or {}))  # type: ignore[arg-type]
+    options = PlayoutOptions(threads=threads, first_game=first_game, batch=batch, flags=dict(flags or {}))  # type: ignore[arg-type]
     args = check_playout(variant, count // 2, seed, options)
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
-    for player in players:
-        if player.greedy is not None:
-            record.bound(args._replace(greedy=player.greedy))  # a built-in evaluator checks the start
+    seats = [seat_of(record, args, player) for player in players]
+    if players[0].greedy is not None and players[0].greedy is players[1].greedy:
+        seats[1] = seats[0]  # one Greedy in both seats: one search for both, as in a playout
     points = np.zeros(count, dtype=np.int8)
-    done = 0
     for begin in range(0, count, 2 * args.batch):
         end = min(begin + 2 * args.batch, count)
-        _play(record, players, args, begin, end, points)
-        done = end
+        if seats[0] is not None and seats[1] is not None:
+            _looped(record, args._replace(duel=(seats[0], seats[1])), begin, end, points)
+        else:
+            lockstep_duel(record, players, args, begin, end, points)
         if progress is not None:
-            progress(done)
+            progress(end)
     return DuelResult(repr(players[0]), repr(players[1]), str(variant), args.seed, points)
 
 
+def _looped(record: Implementation, args: PlayoutArgs, begin: int, end: int, points: npt.NDArray[np.int8]) -> None:
+    """Games ``begin`` up to ``end`` (even) of a duel of two seats (``args.duel``) in ``record``'s game loop
+    (its playout kernel), on ``args.threads`` threads: game ``g`` is pair ``g // 2``'s, ``a`` White in even
+    games."""
+    records = record.kernels.playout(args._replace(games=end - begin, first_game=args.first_game + begin // 2))
+    assert isinstance(records, np.ndarray)
+    a_colour = np.arange(end - begin, dtype=np.int64) % 2  # 0: a is White
+    won = records["winner"].astype(np.int64)
+    sign = np.where(won == a_colour, 1, -1).astype(np.int8)
+    points[begin:end] = np.where(won >= 0, sign * records["points"].astype(np.int8), 0)
+
+
+def lockstep_duel(
+    record: Implementation,
+    players: tuple[PolicySpec, PolicySpec],
+    args: PlayoutArgs,
+    begin: int,
+    end: int,
+    points: npt.NDArray[np.int8],
+) -> None:
+    """Games ``begin`` up to ``end`` (even) of a duel in lock-step, their pairs split among ``args.threads``
+    threads (:func:`~nardy_fast.playouts.on_threads`: an exception or Ctrl-C in one stops the others within
+    a ply)."""
+    parts = split_range(begin // 2, (end - begin) // 2, args.threads)
+
+    def play(part: int, stop: StopFlag) -> None:
+        first, last = parts[part]
+        if last > first:
+            _play(record, players, args, 2 * first, 2 * last, points, stop)
+
+    on_threads(args.threads, play)
+
+
 def _play(
-    record: Implementation, players: tuple[PolicySpec, PolicySpec], args: object, begin: int, end: int, points: npt.NDArray[np.int8]
+    record: Implementation,
+    players: tuple[PolicySpec, PolicySpec],
+    args: PlayoutArgs,
+    begin: int,
+    end: int,
+    points: npt.NDArray[np.int8],
+    stop: StopFlag,
 ) -> None:
     """Games ``begin`` up to ``end`` (even) of a duel, in lock-step: game ``g`` is pair ``g // 2``'s, ``a``
-    White in even games."""
-    from .playouts import PlayoutArgs
-
-    assert isinstance(args, PlayoutArgs)
+    White in even games. Returns early, ``points`` part-filled, at a ply that finds ``stop`` set."""
     index = np.arange(begin, end, dtype=np.int64)
     numbers = index // 2 + args.first_game  # the dice of both games of a pair
     a_colour = (index % 2).astype(np.int8)  # 0: a is White
@@ -218,6 +291,8 @@ def _play(
     plies = np.zeros(len(index), dtype=np.int64)
     active = np.arange(len(index))
     while active.size:
+        if stop[0]:
+            return
         children, offsets, _ = record.batch_children(rows[active], rolls[active])
         children, offsets = np.asarray(children), np.asarray(offsets)
         picks = np.zeros(len(active), dtype=np.int64)

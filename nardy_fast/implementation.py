@@ -20,7 +20,7 @@ from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_row
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, OneSidedKernel, TwoSided, TwoSidedKernel
 from .bearoff.values import row_outcomes
-from .duel import DuelResult
+from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
 from .encodings import EncodeKernel, Features, check_out, check_scheme
 from .encodings import explain as explain_row
@@ -122,7 +122,7 @@ class Implementation:
         """:meth:`Position.hint` of one of this implementation's positions."""
         return hint_moves(self, position, roll, evaluator, plies)
 
-    def duel(
+    def duel(  # noqa: D102 - DUEL_DOC
         self,
         a: object,
         b: object,
@@ -132,21 +132,14 @@ class Implementation:
         seed: int = 0,
         first_game: int = 0,
         batch: int = 1000,
+        threads: int = 1,
         progress: Optional[Callable[[int], None]] = None,
         **flags: object,
     ) -> DuelResult:
-        """Play ``a`` against ``b`` in ``games`` games (an even number) of ``variant`` (rule flags as keyword
-        arguments) on duplicate dice: each pair of games shares its dice (who starts, every roll, every random
-        choice: those of game ``first_game + k`` of ``seed``), with the seats swapped, so the luck of the dice
-        cancels within a pair and a policy against itself scores exactly 0. ``a`` and ``b`` are policies
-        (``"random"``, ``"first"``, a :class:`~nardy_fast.policies.Greedy`, a callable as for ``playout``) or
-        evaluators (a built-in's name, an object with ``evaluate(rows)``: its 0-ply ``Greedy``). Returns a
-        :class:`~nardy_fast.duel.DuelResult`: ``ppg`` (points per game for ``a``), its ``stderr`` over the
-        pairs, ``win_rate``, the outcome ``counts`` and each game's ``points``. ``progress(games_done)`` is
-        called after every ``batch`` pairs."""
         return play_duel(
-            self, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, progress=progress, flags=flags
-        )
+            self, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads,
+            progress=progress, flags=flags,
+        )  # fmt: skip
 
     def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:
         """For each segment ``i`` of ``scores`` (``offsets`` in CSR form, as ``batch_children`` and a callable
@@ -395,6 +388,7 @@ class Implementation:
         return Rollout.from_records(records, start.turn, race)
 
 
-# one docstring each, shared with nardy_fast.bearoff's functions
+# one docstring each, shared with nardy_fast.bearoff's functions and nardy_fast.duel
 Implementation.one_sided.__doc__ = ONE_SIDED_DOC
 Implementation.two_sided.__doc__ = TWO_SIDED_DOC
+Implementation.duel.__doc__ = DUEL_DOC

@@ -36,6 +36,7 @@ __all__ = [
     "Trajectories",
     "PlayoutOptions",
     "PlayoutArgs",
+    "Seat",
     "PlayoutKernel",
     "Played",
     "TRUNCATIONS",
@@ -154,6 +155,19 @@ class PlayoutOptions:
         return {**named, **self.flags}
 
 
+class Seat(NamedTuple):
+    """One player of a game loop's games as the loops play it: ``policy``, a built-in policy's index in
+    :data:`~nardy_fast.game.POLICIES` (random, first); or with ``evaluator`` >= 0 (a built-in evaluator's index
+    in EVALUATORS, with the ``tables`` it reads) greedy, the first move of the hint's ranking at ``plies``.
+    ``greedy`` is the :class:`Greedy` it was bound from (the reference searches with it)."""
+
+    policy: int = 0
+    evaluator: int = -1
+    plies: int = 0
+    tables: object = None
+    greedy: Optional[Greedy] = None
+
+
 class PlayoutArgs(NamedTuple):
     """The checked arguments of a playout: the starting rows and their states, whether they are a variant's
     start (who starts and the opening are rolled), and the rest (policies and openings by their index in
@@ -180,6 +194,22 @@ class PlayoutArgs(NamedTuple):
     chooser: Optional[Chooser] = None  # a policy that sees the games' positions too (lock-step)
     greedy: Optional[Greedy] = None  # a Greedy policy, before its implementation binds it
     limit: int = 0  # max_results of each ply's search, 0 for none: a game over it is given up (LIMITED)
+    duel: Optional[tuple[Seat, Seat]] = None  # a duel's players a and b (see seats)
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        """The players of the games: a duel's ``a`` and ``b``, record ``2k`` with ``a`` as White and ``2k + 1``
+        with ``a`` as Black, both game number ``first_game + k`` (duplicate dice); else the playout's one
+        policy, the same seat twice."""
+        if self.duel is not None:
+            return self.duel
+        seat = Seat(self.policy, self.evaluator, self.plies, self.tables, self.greedy)
+        return seat, seat
+
+    def numbers(self) -> npt.NDArray[np.int64]:
+        """The game number of each record: ``first_game + i``, in a duel ``first_game + i // 2``."""
+        index = np.arange(self.games, dtype=np.int64)
+        return (index // 2 if self.duel is not None else index) + self.first_game
 
     def parts(self) -> list[tuple[int, int]]:
         """The ranges of record indices the threads play, one per thread (:func:`split_range`)."""

@@ -22,7 +22,8 @@ before it) and saying in its first lines what it holds, uses and offers:
 - evaluation: ``encode.pxi`` (network encodings), ``network.pxi`` and ``net_kernel.h`` (the network),
   ``race_eval.pxi``, ``pubeval.pxi``, ``heuristic.pxi`` (the other built-in evaluators), ``evaluate.pxi`` (the
   evaluator seam), ``hint.pxi`` (the n-ply search);
-- games: ``games.pxi`` (seeded dice and whole games), ``segments.pxi`` (per-segment reductions)."""
+- games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
+  from a checked playout or duel), ``segments.pxi`` (per-segment reductions)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -111,4 +112,5 @@ include "heuristic.pxi"
 include "evaluate.pxi"
 include "hint.pxi"
 include "games.pxi"
+include "seats.pxi"
 include "segments.pxi"

@@ -1,9 +1,9 @@
 # Whole games in C: the seeded dice of nardy_fast.dice (the same numbers, word for word), turn sequencing
 # (docs/rules.md, Who starts: who starts, the opening roll; moves, extra rolls and transfer segments follow
 # from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
-# playout loop without the GIL.
-# Uses: tables, memory, gate, rules, search, results, bearoff, hint.
-# Offers: nothing.
+# playout loop without the GIL, a policy per seat (seats.pxi sets a loop up from Python).
+# Uses: tables, memory, rules, search, results, bearoff, hint.
+# Offers: play_games.
 
 cdef enum:
     STREAM_START = 1   # nardy_fast.dice.START, ROLL, CHOICE
@@ -140,39 +140,73 @@ cdef inline bint rolls_next(const Pos *p) noexcept nogil:
     return not is_over(p) and p.npending == 0
 
 
-cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, bint first_policy, bint stratify,
-                   bint truncate, uint64_t seed, uint64_t game, int32_t *plies, int32_t *turns, int8_t *winner,
-                   int8_t *points, Traj *traj, bint last_only, const volatile int32_t *stop, SearchCtx *greedy,
-                   int greedy_plies) noexcept nogil:
+cdef struct Seat:
+    # one side's policy in the loop: with ``search`` (not NULL), the first move of the hint's ranking at ``plies``
+    # by that search's evaluator (``hint_rank``); else the first result (``first``) or a seeded random one
+    SearchCtx *search
+    int plies
+    bint first
+
+
+cdef struct GameLoop:
+    # what the games of one thread's range share: the starts, the options and the two players of a checked
+    # playout or duel (nardy_fast.playouts.PlayoutArgs), where their positions go and the playout's stop flag
+    Gen *g                              # the search of the seats that do not search with a hint
+    const Pos *starts
+    int64_t nstarts
+    int64_t number0                     # record i is game number0 + i; paired, number0 + i // 2
+    uint64_t seed
+    bint from_start
+    bint single_dice
+    bint stratify
+    bint truncate
+    bint paired                         # a duel: records 2k and 2k + 1 play one game, the players swapped
+    bint last_only
+    Traj *traj                          # NULL: no positions kept
+    const volatile int32_t *stop        # volatile: another thread sets it while this one runs
+    Seat players[2]                     # a and b (a playout: its policy twice); by colour in play_game
+    SearchCtx *failed                   # the search of the seat whose ply failed, for hint_status
+
+
+cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, int32_t *plies, int32_t *turns,
+                   int8_t *winner, int8_t *points) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
-    end, or with ``truncate`` to its first bear-off position (winner -2, nardy_fast.playouts.TRUNCATED), as
+    end, or with ``L.truncate`` to its first bear-off position (winner -2, nardy_fast.playouts.TRUNCATED), as
     ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions (``last_only``: its last one)
-    to ``traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds ``stop[0]``
-    set (volatile: another thread sets it while this one runs). Each move is the first (``first_policy``), a
-    seeded random one, or with ``greedy`` (not NULL) the first of the hint's ranking at ``greedy_plies``
-    (``hint_rank``; ``g`` is then unused)."""
+    to ``L.traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds the stop
+    flag set. The side to move plays by its seat, ``seats[0]`` White's and ``seats[1]`` Black's: the first
+    move, a seeded random one (the choice of ``game`` at its ply), or the first of a hint's ranking."""
     cdef Pos p, after
     cdef Result made
+    cdef Seat *seat
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
     cdef bint limited = False
     cdef uint64_t rolls = 0
     cdef int64_t pick
     cdef int32_t best = 0
+    # the loop's options in locals: the compiler keeps them in registers, as it cannot keep L's fields across
+    # the stores through plies and turns
+    cdef Gen *g = L.g
+    cdef uint64_t seed = L.seed
+    cdef bint stratify = L.stratify, truncate = L.truncate
+    cdef const volatile int32_t *stop = L.stop
+    cdef Traj *traj = L.traj
     memcpy(&p, start, sizeof(Pos))
     plies[0] = 0
     turns[0] = 0
-    if from_start:
+    if L.from_start:
         who_starts(seed, game, &white, &black)
         p.turn = 1 if black > white else 0
-        opening_roll(white, black, single_dice, &d1, &d2)
+        opening_roll(white, black, L.single_dice, &d1, &d2)
     if d1 == 0 and rolls_next(&p):
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p)):
         if stop[0]:
             return GAMES_STOPPED
-        if greedy != NULL:
-            count = hint_rank(greedy, &p, d1, d2, greedy_plies, &best)
+        seat = seats[p.turn]
+        if seat.search != NULL:
+            count = hint_rank(seat.search, &p, d1, d2, seat.plies, &best)
         else:
             setup(g, &p, d1, d2)
             count = search(g)
@@ -181,13 +215,14 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
             limited = True
             break
         if count < 0:
+            L.failed = seat.search
             return count
-        if traj != NULL and not last_only and traj_add(traj, &p, d1, d2) < 0:
+        if traj != NULL and not L.last_only and traj_add(traj, &p, d1, d2) < 0:
             return E_MEMORY
-        if greedy != NULL:
-            after = greedy.lv[0].rows[best]
+        if seat.search != NULL:
+            after = seat.search.lv[0].rows[best]
         else:
-            pick = 0 if first_policy else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
+            pick = 0 if seat.first else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
             result_pos(g, &p, result_at(g, pick, &made), d1, d2, &after, &extra)
         turns[0] += d1 != 0
         plies[0] += 1
@@ -207,96 +242,27 @@ cdef int play_game(Gen *g, const Pos *start, bint from_start, bint single_dice, 
     return 0
 
 
-cdef int play_games(Gen *g, const Pos *starts, int64_t nstarts, bint from_start, bint single_dice,
-                    bint first_policy, bint stratify, bint truncate, uint64_t seed, int64_t number0, int64_t first,
-                    int64_t last, int8_t *winner, int8_t *points, int32_t *plies, int32_t *turns, Traj *traj,
-                    bint last_only, const volatile int32_t *stop, SearchCtx *greedy,
-                    int greedy_plies) noexcept nogil:
-    """Records ``first`` up to ``last``, record ``i`` being game number ``number0 + i`` from start
-    ``(number0 + i) % nstarts``; 0, an ``E_*`` code or ``GAMES_STOPPED`` (see ``play_game``)."""
+cdef int play_games(GameLoop *L, int64_t first, int64_t last, int8_t *winner, int8_t *points, int32_t *plies,
+                    int32_t *turns) noexcept nogil:
+    """Records ``first`` up to ``last``: record ``i`` is game number ``number0 + i`` from start ``number %
+    nstarts``, both sides playing by ``L.players[0]`` (a playout: its two players are one policy); ``paired``,
+    game ``number0 + i // 2``, ``players[0]`` White in even records and Black in odd ones (a duel on
+    duplicate dice). 0, an ``E_*`` code or ``GAMES_STOPPED`` (see ``play_game``)."""
     cdef int64_t i, number
-    cdef int status
+    cdef int status, swap = 0
+    cdef Seat *seats[2]
     for i in range(first, last):
-        number = number0 + i
-        status = play_game(g, &starts[number % nstarts], from_start, single_dice, first_policy, stratify, truncate,
-                           seed, <uint64_t> number, &plies[i], &turns[i], &winner[i], &points[i], traj, last_only,
-                           stop, greedy, greedy_plies)
+        number = L.number0 + i
+        if L.paired:
+            number = L.number0 + i // 2
+            swap = <int> (i & 1)
+        seats[0] = &L.players[swap]
+        seats[1] = &L.players[1 - swap]
+        status = play_game(L, seats, &L.starts[number % L.nstarts], <uint64_t> number, &plies[i], &turns[i],
+                           &winner[i], &points[i])
         if status < 0:
             return status
     return 0
-
-
-def playout_games(const int8_t[:, ::1] starts, bint from_start, int64_t games, uint64_t seed, int policy,
-                  int opening, bint stratify, bint truncate, int64_t number0, int64_t first, int64_t last,
-                  int8_t[::1] winner, int8_t[::1] points, int32_t[::1] plies, int32_t[::1] turns, bint trajectories,
-                  bint last_only, int32_t[::1] stop, int evaluator=-1, int search_plies=0, object tables=None,
-                  int64_t limit=0):
-    """Play records ``first`` up to ``last`` of a checked playout (``nardy_fast.playouts.check_playout``;
-    record ``i`` is game number ``number0 + i``) into the given columns, without the GIL (threads may run other
-    ranges of the same columns at once). With ``trajectories``, returns the positions played (``last_only``:
-    the last of each game) and their rolls, ``(rows (K, 64), rolls (K, 2))``; else ``None``.
-
-    ``stop`` is the playout's stop flag, one int32 shared by its threads: once another thread sets it (the
-    playout failed or was interrupted there), this one returns ``None`` within a ply, its columns part-filled,
-    instead of playing the rest of its range; the caller raises the other thread's exception.
-
-    ``evaluator`` >= 0 (a kind of ``evaluator_from``, with its ``tables``) plays greedily: the first move of the
-    hint's ranking at ``search_plies`` (``hint_rank``), ``policy`` then unused.
-
-    ``limit`` > 0 is the playout's ``max_results``: a game whose ply would need a search of more positions
-    after one number of steps (the ply's own search; a greedy policy's look-ahead is not bounded) is given up
-    there, winner ``GIVEN_UP_LIMIT`` (nardy_fast.game.LIMITED)."""
-    cdef Generator workspace
-    cdef SearchCtx ctx
-    cdef SearchCtx *greedy = NULL
-    cdef list held = []
-    cdef int status
-    cdef const Pos *rows
-    cdef int64_t nstarts = starts.shape[0], i
-    cdef Traj traj
-    cdef cnp.npy_intp dims[2]
-    if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games
-            or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or nstarts < 1
-            or number0 < 0 or number0 > (<int64_t> 1 << 62) or stop.shape[0] != 1):
-        raise _field_error(_NardyError, "playout", "columns and ranges do not agree", (first, last, games))
-    rows = <const Pos *> &starts[0, 0]
-    for i in range(nstarts):
-        if not pos_ok(&rows[i]) or is_over(&rows[i]):
-            raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
-    memset(&traj, 0, sizeof(Traj))
-    memset(&ctx, 0, sizeof(SearchCtx))
-    if limit < 0:
-        raise _field_error(_NardyError, "max_results", "must be a positive integer or None", limit)
-    workspace = take_workspace(limit)
-    try:
-        if evaluator >= 0:
-            search_open(&ctx, held, evaluator, tables, search_plies)
-            ctx.lv[0].g.limit = limit
-            greedy = &ctx
-        with nogil:
-            status = play_games(workspace.g, rows, nstarts, from_start, opening == OPENING_SINGLE_DICE,
-                                policy == POLICY_FIRST, stratify, truncate, seed,
-                                number0, first, last, &winner[0], &points[0], &plies[0], &turns[0],
-                                &traj if trajectories else NULL, last_only, &stop[0], greedy, search_plies)
-        if status == GAMES_STOPPED:
-            return None
-        hint_status(status, &ctx)
-        if not trajectories:
-            return None
-        dims[0] = traj.n
-        dims[1] = WIDTH
-        out_rows = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
-        dims[1] = 2
-        out_rolls = cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8)
-        if traj.n:
-            memcpy(cnp.PyArray_DATA(out_rows), traj.rows, traj.n * sizeof(Pos))
-            memcpy(cnp.PyArray_DATA(out_rolls), traj.rolls, traj.n * 2)
-        return out_rows, out_rolls
-    finally:
-        free(traj.rows)
-        free(traj.rolls)
-        search_close(&ctx, held)
-        give_back(workspace)
 
 
 def game_rolls(uint64_t seed, const int64_t[::1] games, const int64_t[::1] counters, bint stratify):

@@ -28,7 +28,8 @@ every second.
 Its parts: ``harness`` (what a measurement is and how it is timed, and the progress line), ``parallel`` (work
 split across threads and processes), ``peers`` (GNU Backgammon's boards, move generator and game loop),
 ``positions`` and ``games`` (each section's measurements, run and table), ``verdicts`` (a line per
-comparison) and ``cli`` (the command's options and :func:`main`).
+comparison) and ``cli`` (the command's options and :func:`main`); beside the job, ``duels`` (duels of built-in
+players against greedy playouts doing the same work, ``python -m nardy_fast.bench.duels``).
 """
 
 from __future__ import annotations

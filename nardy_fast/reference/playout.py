@@ -1,5 +1,6 @@
 """The reference's playout kernel for the built-in policies: every game played through
-:class:`~nardy_fast.game.Game` with the reference's positions, as a user would play it."""
+:class:`~nardy_fast.game.Game` with the reference's positions, as a user would play it, each side by its seat
+(a playout's one policy, or a duel's two players on duplicate dice): the twin of the core's C game loop."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy.typing as npt
 from .. import dice, layout
 from ..errors import SearchLimitError
 from ..game import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
-from ..playouts import TRUNCATED, PlayoutArgs, Records, Trajectories
+from ..playouts import TRUNCATED, PlayoutArgs, Records, Seat, Trajectories
 from ..policies import greedy_choices
 from ..position import Move, Position
 from ..registry import implementation_of
@@ -37,15 +38,19 @@ def _stops(position: Position) -> bool:
     return position.is_bearoff() and not position.pending
 
 
-def _greedy(args: PlayoutArgs, game: Game, moves: MoveList) -> int:
-    """A Greedy policy's move: the first of the position's hint."""
-    assert args.greedy is not None
-    position = game.position
-    record = implementation_of(position)
-    rows = position.to_array()[None, :]
-    children, offsets, _ = record.batch_children(rows, game.roll or (0, 0))
-    assert len(children) == len(moves)
-    return int(greedy_choices(record, args.greedy, rows, children, offsets)[0])
+def _pick(seat: Seat, seed: int, number: int, game: Game, moves: MoveList) -> int:
+    """The move ``seat`` plays among ``moves`` in ``game`` (game ``number`` of ``seed``'s dice): a Greedy
+    policy's, the first of the position's hint; a seeded random one; or the first."""
+    if seat.greedy is not None:
+        position = game.position
+        record = implementation_of(position)
+        rows = position.to_array()[None, :]
+        children, offsets, _ = record.batch_children(rows, game.roll or (0, 0))
+        assert len(children) == len(moves)
+        return int(greedy_choices(record, seat.greedy, rows, children, offsets)[0])
+    if POLICIES[seat.policy] == "random":
+        return dice.choice(seed, number, game.plies, len(moves))
+    return 0
 
 
 class MoveList(Protocol):
@@ -69,15 +74,19 @@ def python_playout(
     position_class: type[Position], args: PlayoutArgs, moves_of: MovesOf = all_moves
 ) -> Union[Records, tuple[Records, Trajectories]]:
     """The built-in policies played through ``position_class`` objects and :class:`Game`, each ply's moves
-    from ``moves_of``."""
+    from ``moves_of``, each side by its seat (``args.seats``: in a duel, ``a`` is White in even records and
+    Black in odd ones, a pair sharing game number ``first_game + k``)."""
     out = np.zeros(args.games, dtype=RECORD)
     starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
-    uniform = POLICIES[args.policy] == "random"
+    players = args.seats
+    numbers = args.numbers()
     rows: list[npt.NDArray[np.int8]] = []
     rolls: list[tuple[int, int]] = []
     lengths = np.zeros(args.games, dtype=np.int64)
     for i in range(args.games):
-        number = args.first_game + i
+        number = int(numbers[i])
+        swap = args.duel is not None and i % 2 == 1
+        seats = (players[1], players[0]) if swap else players  # by colour: White's, Black's
         index = number % len(starts)
         if args.from_start:
             game = Game.from_start(
@@ -92,10 +101,7 @@ def python_playout(
             except SearchLimitError:
                 limited = True  # the ply's search is over max_results: the game is given up here
                 break
-            if args.greedy is not None:
-                pick = _greedy(args, game, moves)
-            else:
-                pick = dice.choice(args.seed, number, game.plies, len(moves)) if uniform else 0
+            pick = _pick(seats[game.position.turn == "black"], args.seed, number, game, moves)
             if args.trajectories and not args.last_only:
                 rows.append(game.position.to_array())
                 rolls.append(game.roll or (0, 0))
