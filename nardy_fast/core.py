@@ -14,13 +14,13 @@ from .analysis import AnalysedPosition
 from .bearoff.layouts import all_layouts
 from .bearoff.semantics import MAX_TURNS, Semantics
 from .bearoff.tables import OneSidedArrays
-from .game import RECORD
 from .implementation import Implementation, Kernels
 from .perft import perft
 from .playouts import Played, PlayoutArgs, StopFlag, Trajectories, on_threads
 from .position import Engine, Move
 from .position import Position as _Position
 from .state import State
+from .turns import RECORD
 from .vector import Games as _Games
 
 __all__ = [

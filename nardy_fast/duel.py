@@ -24,12 +24,12 @@ import numpy.typing as npt
 from . import layout
 from .dice import check_seed
 from .errors import NardyError, field_error
-from .game import MAX_PLIES, POLICIES, rolls_next
 from .inputs import choice, integer, items
 from .lockstep import first_rolls
 from .move import uninitialised_error
 from .playouts import PlayoutArgs, PlayoutOptions, Seat, StopFlag, check_playout, on_threads, split_range
 from .policies import PolicySpec, resolve_policy
+from .turns import MAX_PLIES, POLICIES, rolls_next
 from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:

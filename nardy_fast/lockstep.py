@@ -14,9 +14,9 @@ import numpy.typing as npt
 from . import layout
 from .batch import handed_out
 from .errors import SearchLimitError
-from .game import LIMITED, MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
 from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, on_threads
 from .policies import check_choices
+from .turns import LIMITED, MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
 
 __all__ = ["BatchChildren", "GameRolls", "first_rolls", "handed_out", "lockstep_playout", "gathered", "callable_playout"]
 

@@ -20,11 +20,11 @@ import numpy.typing as npt
 from . import dice, layout
 from .batch import check_rows
 from .errors import NardyError, field_error
-from .game import OPENINGS, POLICIES
 from .inputs import boolean, choice, integer
 from .policies import Greedy, Policy, check_choices, resolve_policy
 from .position import Position
 from .state import State, check_limit, start_state
+from .turns import OPENINGS, POLICIES
 from .variants import VARIANTS
 
 __all__ = [

@@ -33,9 +33,9 @@ from .evaluation.evaluators import (
     tables_for,
 )
 from .evaluation.search import MAX_PLIES, Search, equity_of, ranking, seen_from
-from .game import POLICIES
 from .inputs import choice, integer
 from .move import uninitialised_error
+from .turns import POLICIES
 
 if TYPE_CHECKING:
     from .implementation import Implementation

@@ -47,10 +47,10 @@ from nardy_fast.errors import InvalidDiceError as _InvalidDiceError
 from nardy_fast.errors import InvalidPositionError as _InvalidPositionError
 from nardy_fast.errors import NardyError as _NardyError
 from nardy_fast.errors import field_error as _field_error
-from nardy_fast.game import LIMITED as _LIMITED
-from nardy_fast.game import MAX_PLIES as _MAX_PLIES
-from nardy_fast.game import OPENINGS as _OPENINGS
-from nardy_fast.game import POLICIES as _POLICIES
+from nardy_fast.turns import LIMITED as _LIMITED
+from nardy_fast.turns import MAX_PLIES as _MAX_PLIES
+from nardy_fast.turns import OPENINGS as _OPENINGS
+from nardy_fast.turns import POLICIES as _POLICIES
 from nardy_fast.perft import check_depth as _check_depth
 from nardy_fast.position import Move as _Move
 from nardy_fast.position import Position as _BasePosition

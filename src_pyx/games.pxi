@@ -10,12 +10,12 @@ cdef enum:
     STREAM_ROLL = 2
     STREAM_CHOICE = 3
 
-# a game still going after this many plies is given up (nardy_fast.game.MAX_PLIES)
+# a game still going after this many plies is given up (nardy_fast.turns.MAX_PLIES)
 cdef int32_t GAME_MAX_PLIES = _MAX_PLIES
-# the built-in policies and openings by their index in nardy_fast.game's tables (PlayoutArgs carries the index)
+# the built-in policies and openings by their index in nardy_fast.turns's tables (PlayoutArgs carries the index)
 cdef int POLICY_FIRST = _POLICIES.index("first")
 cdef int OPENING_SINGLE_DICE = _OPENINGS.index("use_single_dice")
-# the winner of a game given up at a ply over the playout's max_results (nardy_fast.game.LIMITED)
+# the winner of a game given up at a ply over the playout's max_results (nardy_fast.turns.LIMITED)
 cdef int GIVEN_UP_LIMIT = _LIMITED
 
 cdef enum:
@@ -104,11 +104,11 @@ cdef int traj_add(Traj *t, const Pos *p, int d1, int d2) noexcept nogil:
     return 0
 
 
-# --- the turn contract: twins of nardy_fast.game's who_starts, opening_roll and rolls_next ---------------------
+# --- the turn contract: twins of nardy_fast.turns's who_starts, opening_roll and rolls_next ---------------------
 
 
 cdef void who_starts(uint64_t seed, uint64_t game, int *white, int *black) noexcept nogil:
-    """``nardy_fast.game.who_starts``: one die each (the START stream), ties roll again."""
+    """``nardy_fast.turns.who_starts``: one die each (the START stream), ties roll again."""
     cdef uint64_t k = 0
     while True:
         two_dice(seed, game, k, STREAM_START, white, black)
@@ -118,7 +118,7 @@ cdef void who_starts(uint64_t seed, uint64_t game, int *white, int *black) noexc
 
 
 cdef void opening_roll(int white, int black, bint single_dice, int *d1, int *d2) noexcept nogil:
-    """``nardy_fast.game.opening_roll``: the single dice, higher first, under ``use_single_dice``; else 0-0
+    """``nardy_fast.turns.opening_roll``: the single dice, higher first, under ``use_single_dice``; else 0-0
     (the starter rolls two fresh dice)."""
     if single_dice:
         d1[0] = white if white > black else black
@@ -135,7 +135,7 @@ cdef inline bint stops_truncated(const Pos *p) noexcept nogil:
 
 
 cdef inline bint rolls_next(const Pos *p) noexcept nogil:
-    """``nardy_fast.game.rolls_next``: the side to move rolls unless the game is over or a transfer segment
+    """``nardy_fast.turns.rolls_next``: the side to move rolls unless the game is over or a transfer segment
     is pending."""
     return not is_over(p) and p.npending == 0
 

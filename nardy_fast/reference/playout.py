@@ -12,11 +12,12 @@ import numpy.typing as npt
 
 from .. import dice, layout
 from ..errors import SearchLimitError
-from ..game import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, Game
+from ..game import Game
 from ..playouts import TRUNCATED, PlayoutArgs, Records, Seat, Trajectories
 from ..policies import greedy_choices
 from ..position import Move, Position
 from ..registry import implementation_of
+from ..turns import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD
 
 __all__ = ["python_playout"]
 
