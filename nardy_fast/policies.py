@@ -242,7 +242,7 @@ def choices_problem(
     the error, quoting the caller's object, once the lock is released."""
     if array.shape != counts.shape or array.dtype.kind not in "iu":
         return wrong_shape.format(n=len(counts))
-    wrong = (array < 0) | (array >= counts)
+    wrong = np.less(array, 0) | np.greater_equal(array, counts)
     if not wrong.any():
         return None
     i = int(np.argmax(wrong))

@@ -15,12 +15,13 @@ import os
 import re
 import sys
 import tempfile
+from typing import Any
 
 LINE = re.compile(r"^\s*\d\.\s+(No double|No redouble|Double, take|Redouble, take|Double, pass|Redouble, pass)"
                   r"\s+([+-]\d+\.\d+)")
 
 
-def run(cases: list[dict[str, object]]) -> None:
+def run(cases: list[dict[str, Any]]) -> None:
     import gnubg
 
     out = sys.stdout

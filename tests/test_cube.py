@@ -20,14 +20,14 @@ from nardy_fast.cube import (
 
 
 def test_cube_values() -> None:
-    assert Cube() == Cube(1, None) and Cube(np.int64(8), "black").value == 8
+    assert Cube() == Cube(1, None) and Cube(np.int64(8), "black").value == 8  # type: ignore[arg-type]
     assert Cube(2, "white").doubled("white") == Cube(4, "black")
     for value in (0, 3, 6, 8192, True, 2.0, "2"):
         with pytest.raises(NardyError, match=r"cube\.value"):
-            Cube(value)
+            Cube(value)  # type: ignore[arg-type]
     for owner in ("White", 1, True, "centre"):
         with pytest.raises(NardyError, match=r"cube\.owner"):
-            Cube(2, owner)
+            Cube(2, owner)  # type: ignore[arg-type]
     with pytest.raises(NardyError, match=r"cube\.owner"):
         Cube(1, "white")  # an unturned cube has no owner
     with pytest.raises(NardyError, match="by"):

@@ -12,7 +12,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 import pytest
@@ -94,7 +94,7 @@ def check(case: dict[str, Any], answer: dict[str, Any], cube: Cube, match: Match
 @pytest.mark.slow
 def test_money_decisions_match_gnubg() -> None:
     boards = positions(240, seed=43)
-    cases = []
+    cases: list[dict[str, Any]] = []
     for i, board in enumerate(boards):
         owner, value, jacoby, beavers = MONEY[i % len(MONEY)]
         cases.append({"board": board, "match": 0, "score": [0, 0], "crawford": False, "cube": value,
@@ -103,9 +103,9 @@ def test_money_decisions_match_gnubg() -> None:
     assert len(answers) == len(cases)
     compared = 0
     for case, answer in zip(cases, answers):
-        owner = None if case["owner"] == "centred" else "white"
+        side: Optional[str] = None if case["owner"] == "centred" else "white"
         match = Match(jacoby=case["jacoby"], beavers=case["beavers"])
-        compared += check(case, answer, Cube(case["cube"], owner), match)
+        compared += check(case, answer, Cube(case["cube"], side), match)
     assert compared > 200
     actions = {answer["action"] for answer in answers}
     assert {"No double, take", "Double, take"} <= actions, actions
@@ -114,7 +114,7 @@ def test_money_decisions_match_gnubg() -> None:
 @pytest.mark.slow
 def test_match_decisions_match_gnubg() -> None:
     boards = positions(225, seed=7)
-    cases = []
+    cases: list[dict[str, Any]] = []
     for i, board in enumerate(boards):
         score, crawford, value, owner = SCORES[i % len(SCORES)]
         cases.append({"board": board, "match": 7, "score": list(score), "crawford": crawford, "cube": value,
@@ -124,8 +124,8 @@ def test_match_decisions_match_gnubg() -> None:
     compared = 0
     for case, answer in zip(cases, answers):
         match = Match(7, tuple(case["score"]), crawford=case["crawford"])
-        owner = None if case["owner"] == "centred" else "white"
-        compared += check(case, answer, Cube(case["cube"], owner), match)
+        side: Optional[str] = None if case["owner"] == "centred" else "white"
+        compared += check(case, answer, Cube(case["cube"], side), match)
     assert compared > 180
     assert len({answer["action"] for answer in answers}) >= 3
 

@@ -35,9 +35,9 @@ from test_duel import white_points
 from test_evaluation import Linear, same_error
 
 import nardy_fast
-from nardy_fast import Greedy
-from nardy_fast._dispatch import implementations
+from nardy_fast import Greedy, implementations
 from nardy_fast.bench.duels import WAYS, duel_works
+from nardy_fast.bench.harness import SEED
 from nardy_fast.duel import lockstep_duel, seat_of
 from nardy_fast.evaluation.network import shipped
 from nardy_fast.playouts import PlayoutOptions, Seat, check_playout
@@ -186,7 +186,7 @@ def test_bad_threads(threads: object) -> None:
 
 
 def test_numpy_threads() -> None:
-    assert core.duel("random", "first", "short", 4, seed=1, threads=np.int64(2)).games == 4  # type: ignore[arg-type]
+    assert core.duel("random", "first", "short", 4, seed=1, threads=np.int64(2)).games == 4
 
 
 # --- playouts keep their records --------------------------------------------------------------------------------
@@ -242,7 +242,7 @@ def test_the_benchmark_ways_play_the_same_games() -> None:
     Greedy against itself plays each playout game twice, once from each seat."""
     works = duel_works("short", "heuristic", 6)
     assert set(works) == set(WAYS)
-    white = white_points(core.playout("short", 6, seed=nardy_fast.bench.SEED, policy=Greedy("heuristic")))
+    white = white_points(core.playout("short", 6, seed=SEED, policy=Greedy("heuristic")))
     for way in WAYS:
         played: Any = works[way]()
         if way.startswith("greedy playout"):

@@ -303,7 +303,7 @@ class Network(Builtin):
             raise field_error(NardyError, "weights", f"is not a weights file ({error})", str(where)) from None
         if not isinstance(meta, dict) or meta.get("scheme") != SCHEME:
             raise field_error(NardyError, "weights", f"are not weights of a {SCHEME!r} network", str(where))
-        checked = _checked_arrays(arrays, "weights")
+        checked = _checked_arrays(dict(arrays), "weights")
         if checksum(checked) != meta.get("sha256"):
             raise field_error(NardyError, "weights", "do not match their checksum (the file is corrupt)", str(where))
         training = meta.get("training")
