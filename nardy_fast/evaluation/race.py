@@ -117,6 +117,7 @@ __all__ = [
     "vector",
     "build_tables",
     "race_tables",
+    "reached_tables",
     "RaceTables",
     "not_a_race_error",
     "NOT_A_RACE",
@@ -294,6 +295,16 @@ def race_tables(
         min(count, needed),
         min(pair, needed),
     )
+
+
+def reached_tables(record: Implementation, rows: npt.NDArray[np.int8]) -> RaceTables:
+    """The full tables of :func:`build_tables` (the one-sided of :data:`MAX_CHECKERS` checkers, the two-sided
+    of :data:`TWO_SIDED_CHECKERS`) of checked ``rows``' variant and flags from ``record``'s builders: those
+    of every bear-off a hint or a game from any position of that variant reaches (the core builds them in
+    about two seconds, once per process)."""
+    state = layout.unpack(rows[0])
+    kernels = record.kernels
+    return build_tables(record.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
 
 
 #: What :func:`not_a_race_error` says: the race evaluator's problem with a position in contact.
