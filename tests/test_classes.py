@@ -135,5 +135,5 @@ def test_rows_that_are_no_position_are_refused_alike() -> None:
 
         assert classify_rows(rows, np.zeros(3, dtype=np.int8)) == 1
     for bad in ([[1, 2, 3]], np.zeros((2, 64), dtype=np.float64), "rows"):
-        with pytest.raises(NardyError, match="^rows: must be an integer array"):
+        with pytest.raises(NardyError, match=r"^rows: must be an integer array"):
             classify(bad)

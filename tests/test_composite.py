@@ -26,7 +26,6 @@ from nardy_fast.evaluation.classes import BEAROFF, CONTACT, OVER, RACE, classify
 from nardy_fast.evaluation.composite import CompositeBuiltin
 from nardy_fast.evaluation.evaluators import resolve_evaluator, tables_for, terminal_probabilities
 from nardy_fast.evaluation.outcomes import EVALUATORS, equity
-from nardy_fast.reference.evaluate import evaluate_rows as reference_evaluate_rows
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
@@ -209,3 +208,114 @@ def test_the_reference_plays_small_bearoffs_as_the_core() -> None:
         picks.append(children[chosen_by(module.evaluate(children, "net"), rows, children, offsets)])
     for other in picks[1:]:
         np.testing.assert_array_equal(other, picks[0])
+
+
+# --- (c) a user's composite ------------------------------------------------------------------------------------------
+
+
+class Wrapped:
+    """A Python evaluator that asks the given implementation's built-in one: its values are the built-in's, but
+    the composite holding it is dispatched in Python, class by class."""
+
+    def __init__(self, module: Any, name: str) -> None:
+        self.module, self.name, self.calls = module, name, 0
+
+    def evaluate(self, rows: Rows) -> npt.NDArray[np.float64]:
+        self.calls += 1
+        values: npt.NDArray[np.float64] = self.module.evaluate(np.array(rows), self.name)
+        return values
+
+
+def test_a_composite_of_built_in_parts_is_the_built_in_composite() -> None:
+    assert resolve_evaluator(Composite()) == Builtin("net")
+    heuristic = resolve_evaluator(Composite(contact="heuristic"))
+    assert isinstance(heuristic, CompositeBuiltin) and heuristic.kind == NET and heuristic.contact == Builtin("heuristic")
+    assert repr(heuristic) == "Composite(contact='heuristic')"
+    python = Composite(contact=Wrapped(REFERENCE, "heuristic"))
+    assert resolve_evaluator(python) is python and python.builtin is None
+    assert Composite(race="heuristic").builtin is None  # not composed as "net" composes its parts
+
+
+@pytest.mark.parametrize("name", sorted(IMPLS))
+def test_a_python_composite_is_the_built_in_one(name: str) -> None:
+    """The same parts, dispatched in Python class by class or in one built-in evaluator: the same values,
+    hints and greedy games."""
+    module = IMPLS[name]
+    rows = played("short")[::4]
+    left = (15 - rows[:, layout.OFF : layout.OFF + 2].astype(int)).max(axis=1)
+    rows = rows[(left <= 4) | ~layout.is_bearoff(rows)]  # tables the reference builds quickly
+    wrapped = Wrapped(module, "heuristic")
+    python = Composite(contact=wrapped)
+    np.testing.assert_array_equal(module.evaluate(rows, python), module.evaluate(rows, Composite(contact="heuristic")))
+    assert wrapped.calls == 1  # one call for all the rows in contact
+    position = module.Position.from_array(rows[len(rows) // 2])
+    if not position.is_over() and not position.pending:
+        assert position.hint((5, 2), evaluator=python) == position.hint((5, 2), evaluator=Composite(contact="heuristic"))
+    a = module.duel(Greedy(python), Greedy(Composite(contact="heuristic")), "short", 4, seed=3)
+    assert a.ppg == 0.0 and len(a.points) == 4
+
+
+def test_a_composite_of_python_parts_evaluates_itself() -> None:
+    rows = played("long")[::5]
+    rows = rows[~layout.is_over(rows)]
+    python = Composite(contact=Wrapped(REFERENCE, "heuristic"), race=Wrapped(REFERENCE, "heuristic"),
+                       bearoff=Wrapped(REFERENCE, "heuristic"))
+    np.testing.assert_array_equal(python.evaluate(rows), REFERENCE.evaluate(rows, "heuristic"))
+    with pytest.raises(NardyError, match=r"^evaluator: has built-in parts: value rows with nardy_fast\.evaluate"):
+        Composite().evaluate(rows)
+
+
+# --- (d) bad input, refused alike ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("field", "value"), [("contact", "nope"), ("race", 42), ("bearoff", None), ("contact", np.zeros(3))])
+def test_bad_parts(field: str, value: object) -> None:
+    with pytest.raises(NardyError, match=rf"^{field}: must be one of \('race', 'pubeval', 'heuristic', 'net', 'network'\)"):
+        Composite(**{field: value})
+
+
+def test_bad_built_in_composites() -> None:
+    with pytest.raises(NardyError, match=r"^contact: must be one of \('network', 'heuristic', 'pubeval'\) or a Network"):
+        CompositeBuiltin("net", Builtin("race"))
+    with pytest.raises(NardyError, match=r"^contact: "):
+        CompositeBuiltin("heuristic", Builtin("heuristic"))
+
+
+def same_error(call: Any) -> str:
+    found = []
+    for module in IMPLS.values():
+        with pytest.raises(NardyError) as caught:
+            call(module)
+        found.append((type(caught.value), str(caught.value)))
+    assert all(f == found[0] for f in found), found
+    return found[0][1]
+
+
+def test_a_composite_serves_the_variants_of_its_contact_part() -> None:
+    long_rows = played("long")[:5]
+    message = same_error(lambda m: m.evaluate(long_rows, Composite(contact="pubeval")))
+    assert message.startswith("evaluator: evaluates short nardy only (rows[0] is long)")
+    message = same_error(lambda m: m.Position.start("long").hint((3, 1), evaluator=Composite(contact="pubeval")))
+    assert message.startswith("evaluator: evaluates short nardy only")
+    spoiled = played("short")[:3].copy()
+    spoiled[1, 0] += 1
+    message = same_error(lambda m: m.evaluate(spoiled, Composite(contact=Wrapped(m, "heuristic"))))
+    assert message.startswith("rows[1]: board: ")
+
+
+@needs_core
+def test_the_kernel_refuses_bad_tables() -> None:
+    rows = played("short")[:4]
+    record = CORE.IMPLEMENTATION_RECORD
+    good = tables_for(record, Builtin("net"), rows)
+    out = np.zeros((len(rows), 5))
+    for bad, problem in [
+        (None, "tables: are not the composite's tables"),
+        (good[:2], "tables: are not the composite's tables"),
+        ((good[0], EVALUATORS.index("race"), None), "tables: name no evaluator a composite values contact with"),
+        ((good[0], NET, good[2]), "tables: name no evaluator a composite values contact with"),
+        ((good[0], EVALUATORS.index("network"), None), "tables: are not a network's tables"),
+    ]:
+        with pytest.raises(NardyError) as caught:
+            CORE._core.evaluate_rows(rows, NET, bad, out)
+        assert str(caught.value).startswith(problem), caught.value
