@@ -5,7 +5,9 @@ An evaluator is a built-in one, named by a string of :data:`~nardy_fast.evaluati
 ``evaluate(rows)`` method: a NumPy, PyTorch or JAX model that takes packed rows (n, 64) ``int8`` (read-only
 copies) and returns (n, 5) probabilities in :data:`~nardy_fast.evaluation.outcomes.OUTPUTS` order for each
 row's side to move. :func:`evaluate_rows` is the one place both kinds are called: a finished game is never
-shown to an evaluator (its outcome is known), and what a Python evaluator returns is checked.
+shown to an evaluator (its outcome is known), and what a Python evaluator returns is checked. A
+:class:`~nardy_fast.evaluation.composite.Composite` of parts that are not all built-in is dispatched here too,
+each position class's rows given to its own part (:func:`composite_rows`).
 """
 
 from __future__ import annotations
