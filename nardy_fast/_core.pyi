@@ -86,6 +86,10 @@ def evaluate_rows(
     """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5), without the GIL: -1,
     or the index of the first row the evaluator cannot value."""
 
+def classify_rows(rows: npt.NDArray[np.int8], out: npt.NDArray[np.int8]) -> int:
+    """The class of each checked row (N, 64) into ``out`` (N,) (nardy_fast.evaluation.classes), without the GIL:
+    -1, or the index of the first row that fails the gate."""
+
 def hint_values(
     row: npt.NDArray[np.int8], d1: int, d2: int, plies: int, kind: int, tables: object
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.int8]]:

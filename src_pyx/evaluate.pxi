@@ -1,18 +1,27 @@
 # The evaluator seam in C (docs/rules.md, Evaluation): one call that values a position for its side to move
-# with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is, and the
-# batch entry point over packed rows.
+# with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is (the
+# composite "net" dispatching each position by its class), and the batch entry points over packed rows.
 # Uses: tables, memory, gate, results, api_moves, bearoff, race_eval, pubeval, heuristic, network.
 # Offers: evaluate_pos, evaluator_from, equity_of, flip_into.
 
+from nardy_fast.evaluation import classes as _classes
 from nardy_fast.evaluation.evaluators import CHECK_ONLY as _CHECK_ONLY
 from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
 
 cdef int EVAL_RACE = _EVALUATORS.index("race")
 cdef int EVAL_PUBEVAL = _EVALUATORS.index("pubeval")
 cdef int EVAL_HEURISTIC = _EVALUATORS.index("heuristic")
-cdef int EVAL_NET = _EVALUATORS.index("net")
+cdef int EVAL_NET = _EVALUATORS.index("net")            # the composite
+cdef int EVAL_NETWORK = _EVALUATORS.index("network")    # the network alone
 # the kind that asks evaluate_rows only to check its rows (nardy_fast.evaluation.evaluators.CHECK_ONLY)
 cdef int EVAL_CHECK_ONLY = _CHECK_ONLY
+
+# the position classes (nardy_fast.evaluation.classes)
+cdef int CLASS_OVER = _classes.OVER
+cdef int CLASS_BEAROFF = _classes.BEAROFF
+cdef int CLASS_RACE = _classes.RACE
+cdef int CLASS_CONTACT = _classes.CONTACT
+cdef int CLASS_TWO_SIDED = _classes.TWO_SIDED_CHECKERS
 
 
 cdef void terminal_probabilities(const Pos *p, double *out) noexcept nogil:
@@ -31,17 +40,37 @@ cdef void terminal_probabilities(const Pos *p, double *out) noexcept nogil:
         out[4] = 1.0 if points >= 3 else 0.0
 
 
+cdef int position_class(const Pos *p) noexcept nogil:
+    """The class of the valid ``p`` (nardy_fast.evaluation.classes; docs/rules.md, Evaluation, Position
+    classes): over, a bear-off inside the exact two-sided tables, a race, or contact."""
+    if is_over(p):
+        return CLASS_OVER
+    if not pos_is_race(p):
+        return CLASS_CONTACT
+    if (15 - p.off[0] <= CLASS_TWO_SIDED and 15 - p.off[1] <= CLASS_TWO_SIDED and p.npending == 0
+            and pos_is_bearoff(p)):
+        return CLASS_BEAROFF
+    return CLASS_RACE
+
+
 cdef int evaluate_pos(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
     """``out[0..4]`` for the side to move of ``p``: the outcome of a finished game, else the evaluator's
-    values; 0, or ``E_EVALUATOR`` where the evaluator cannot value ``p``."""
+    values (the composite's: the race evaluator's in the bear-off and race classes, its exact two-sided
+    table in the first; its contact part's in contact); 0, or ``E_EVALUATOR`` where the evaluator cannot
+    value ``p``."""
+    cdef int kind = e.kind
     if is_over(p):
         terminal_probabilities(p, out)
         return 0
-    if e.kind == EVAL_RACE:
+    if kind == EVAL_NET:
+        if position_class(p) != CLASS_CONTACT:
+            return race_evaluate(e, p, out)
+        kind = e.contact
+    if kind == EVAL_RACE:
         return race_evaluate(e, p, out)
-    if e.kind == EVAL_PUBEVAL:
+    if kind == EVAL_PUBEVAL:
         return pubeval_evaluate(e, p, out)
-    if e.kind == EVAL_NET:
+    if kind == EVAL_NETWORK:
         return network_evaluate(e, p, out)
     return heuristic_evaluate(e, p, out)
 
@@ -64,21 +93,41 @@ cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
     """Fill ``e`` for evaluator ``kind``; ``tables`` is ``None`` or, for the race evaluator,
     ``(dist, dist_first, two_win)``: C-contiguous float64 arrays the caller keeps alive while ``e`` is used
     (``two_win`` may be ``None``); for pubeval, whether the positions before the moves were races (the
-    weight set to use: nardy_fast.evaluation.pubeval); for the network, its weights (``network_from``)."""
-    cdef const double[:, ::1] dist
-    cdef const double[:, ::1] first
-    cdef const double[:, ::1] two
+    weight set to use: nardy_fast.evaluation.pubeval); for the network, its weights (``network_from``); for
+    the composite, ``(race tables, contact kind, contact tables)`` (nardy_fast.evaluation.evaluators.
+    tables_for), its contact part the network, the heuristic or pubeval."""
     memset(e, 0, sizeof(Evaluator))
     if not 0 <= kind < len(_EVALUATORS):
         raise _field_error(_NardyError, "evaluator", "is not a built-in evaluator", kind)
     e.kind = kind
     e.parent_race = -1
-    if kind == EVAL_NET:
+    if kind == EVAL_NETWORK:
         return network_from(e, tables)
+    if kind == EVAL_NET:
+        # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
+        if type(tables) is not tuple or len(<tuple> tables) != 3:
+            raise _field_error(_NardyError, "tables", "are not the composite's tables", type(tables).__name__)
+        race, contact, contact_tables = <tuple> tables
+        if type(contact) is not int or contact not in (EVAL_NETWORK, EVAL_HEURISTIC, EVAL_PUBEVAL):
+            raise _field_error(_NardyError, "tables", "name no evaluator a composite values contact with", contact)
+        e.contact = contact
+        if contact == EVAL_NETWORK:
+            network_from(e, contact_tables)
+        return race_from(e, race)
     if tables is None:
         return 0
     if kind == EVAL_PUBEVAL:
         e.parent_race = 1 if tables else 0
+        return 0
+    return race_from(e, tables)
+
+
+cdef int race_from(Evaluator *e, object tables) except -1:
+    """Point ``e`` at the race evaluator's ``tables`` (``None``: none; see ``evaluator_from``)."""
+    cdef const double[:, ::1] dist
+    cdef const double[:, ::1] first
+    cdef const double[:, ::1] two
+    if tables is None:
         return 0
     # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
     if type(tables) is not tuple or len(<tuple> tables) != 3:
@@ -102,7 +151,7 @@ cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
 cdef inline uint64_t work_of_evaluator(const Evaluator *e) noexcept nogil:
     """The units of work (``LOOK_WORK``'s, about 20 ns) of valuing one row with ``e``: a network's cost grows
     with its hidden units (512 of them, 3.6 us a row), the other evaluators' is about 0.3 us."""
-    return 16 + <uint64_t> e.hidden // 4 if e.kind == EVAL_NET else 16
+    return 16 + <uint64_t> e.hidden // 4 if e.hidden else 16
 
 
 def evaluate_rows(const int8_t[:, ::1] rows, int kind, object tables, double[:, ::1] out):
@@ -139,4 +188,23 @@ def evaluate_rows(const int8_t[:, ::1] rows, int kind, object tables, double[:, 
                 break
     if status == E_SIGNAL:
         raise_set()
+    return i if status < 0 else -1
+
+
+def classify_rows(const int8_t[:, ::1] rows, int8_t[::1] out):
+    """The class of each checked row (N, 64) into ``out`` (N,) (``position_class``; the numbers of
+    nardy_fast.evaluation.classes.CLASSES), without the GIL: -1, or the index of the first row that fails the
+    gate (``pos_ok``)."""
+    cdef Pos p
+    cdef Py_ssize_t n = rows.shape[0], i = 0
+    cdef int status = 0
+    if rows.shape[1] != WIDTH or out.shape[0] != n:
+        raise _field_error(_NardyError, "rows", "and out do not agree", (n, out.shape[0]))
+    with nogil:
+        for i in range(n):
+            memcpy(&p, &rows[i, 0], sizeof(Pos))
+            if not pos_ok(&p):
+                status = E_EVALUATOR
+                break
+            out[i] = <int8_t> position_class(&p)
     return i if status < 0 else -1

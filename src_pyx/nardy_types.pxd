@@ -128,9 +128,11 @@ ctypedef struct Gen:
     uint32_t ticks
 
 # A built-in evaluator (nardy_fast.evaluation.EVALUATORS) and the tables it reads: the race evaluator's
-# bear-off tables of the positions' variant (nardy_fast.bearoff), read-only, kept alive by the caller.
+# bear-off tables of the positions' variant (nardy_fast.bearoff) and a network's weights, read-only, kept alive
+# by the caller; the composite "net" reads both (the race evaluator's in races, its contact part's in contact).
 ctypedef struct Evaluator:
     int kind               # the index in EVALUATORS
+    int contact            # the composite: the kind that values positions in contact
     int parent_race        # pubeval: the weight set of the position before the move (1 race, 0 contact), -1 the row's own
     int64_t n1             # layouts in the one-sided table (0: none)
     const double *dist     # its dist, (n1, MAX_TURNS + 1) in C order

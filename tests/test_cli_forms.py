@@ -71,7 +71,7 @@ def test_an_evaluator_neither_named_nor_a_file(tmp_path: Path, capsys: pytest.Ca
     missing = str(tmp_path / "missing.npz")
     problem = error_line(["hint", SHORT_START, "3-1", "--evaluator", missing], capsys, "--evaluator")
     assert problem == (
-        f"must be one of 'race', 'pubeval', 'heuristic', 'net' or a weights file (.npz): no such file (got {missing!r})"
+        f"must be one of 'race', 'pubeval', 'heuristic', 'net', 'network' or a weights file (.npz): no such file (got {missing!r})"
     )
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip archive")
@@ -100,7 +100,7 @@ def test_duel_takes_a_weights_file(tmp_path: Path, capsys: pytest.CaptureFixture
     assert f"A = {path} (0-ply), B = heuristic (0-ply)" in out
     assert f"points per game for A: {expected.ppg:+.3f}," in out
     problem = error_line(["duel", "random", str(tmp_path / "none.npz")], capsys, "B")
-    assert problem.startswith("must be one of 'random', 'first', 'race', 'pubeval', 'heuristic', 'net' or a weights")
+    assert problem.startswith("must be one of 'random', 'first', 'race', 'pubeval', 'heuristic', 'net', 'network' or a weights")
 
 
 def test_rollout_plays_an_evaluator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -337,7 +337,7 @@ def test_the_row_a_bad_answer_names() -> None:
 @pytest.mark.parametrize(
     ("evaluator", "problem"),
     [
-        ("heuristik", "must be one of ('race', 'pubeval', 'heuristic', 'net')"),
+        ("heuristik", "must be one of ('race', 'pubeval', 'heuristic', 'net', 'network')"),
         ("", "must be one of"),
         ("HEURISTIC", "must be one of"),
         (42, "or an object with an evaluate(rows) method"),

@@ -169,7 +169,7 @@ def test_a_huge_write_error_of_the_records_is_cut(
 @pytest.mark.parametrize("name", ["bogus", "", "RACE", 3, None, HostileStr("racer"), np.array(["race"])], ids=repr)
 def test_a_builtin_of_no_known_name_is_refused_at_once(name: object) -> None:
     message = rejects(lambda: Builtin(name), "name")  # type: ignore[arg-type]
-    assert "must be one of ('race', 'pubeval', 'heuristic', 'net')" in message
+    assert "must be one of ('race', 'pubeval', 'heuristic', 'net', 'network')" in message
 
 
 def test_a_builtin_is_named_by_a_plain_string() -> None:

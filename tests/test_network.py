@@ -1,4 +1,4 @@
-"""The network evaluator "net" (nardy_fast.evaluation.network; its twins ``network_evaluate`` in
+"""The network evaluator "network" (nardy_fast.evaluation.network; its twins ``network_evaluate`` in
 src_pyx/network.pxi and nardy_fast.reference.network) with networks of random weights from seeded generators,
 never the shipped ones (those are tested through a directory of our own).
 
@@ -27,7 +27,8 @@ Checked here:
    core; hints rank alike in both implementations (and as a Python evaluator with the same values does);
    a duel of a network against itself on duplicate dice scores 0;
 7. two threads evaluating at once get the one-thread answer;
-8. ``"net"`` is the shipped network of the rows' variant (``shipped``, from a directory of our own).
+8. ``"network"`` is the shipped network of the rows' variant (``shipped``, from a directory of our own); ``"net"``
+   the composite with it in contact.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from nardy_fast.corpus import load
 from nardy_fast.errors import NardyError
 from nardy_fast.evaluation import network as network_module
 from nardy_fast.evaluation.network import INPUTS, MAX_HIDDEN, MAX_WEIGHT, Network, shipped
+from nardy_fast.evaluation.composite import Composite
 from nardy_fast.evaluation.outcomes import EVALUATORS
 from nardy_fast.policies import Greedy
 from nardy_fast.reference.network import network_evaluate
@@ -70,7 +72,7 @@ Values = npt.NDArray[np.float64]
 IMPLS = implementations()
 NAMES = sorted(IMPLS)
 needs_core = pytest.mark.skipif("cython" not in IMPLS, reason="the compiled core is not built")
-KIND = EVALUATORS.index("net")
+KIND = EVALUATORS.index("network")
 VARIANTS_MESSAGE = f"variant: must be one of {VARIANTS}"
 
 
@@ -839,7 +841,7 @@ def sha256_by_hand(network: Network) -> str:
 def test_a_network_holds_read_only_copies() -> None:
     arrays = good_arrays()
     network = Network("sixone", **arrays)
-    assert network.name == "net" and network.kind == KIND and network.variant == "sixone" and network.hidden == H
+    assert network.name == "network" and network.kind == KIND and network.variant == "sixone" and network.hidden == H
     for array, source in zip(network.tables, (arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"])):
         assert array.dtype == np.float32 and array.flags.c_contiguous and not array.flags.writeable
         np.testing.assert_array_equal(array, source.astype(np.float32))
@@ -1091,10 +1093,12 @@ def test_net_is_the_shipped_network_of_the_rows_variant(ships: Path) -> None:
     both = np.concatenate([rows["short"], rows["long"], rows["short"][:7]])
     for name in NAMES:
         for variant in ("short", "long"):
-            np.testing.assert_array_equal(values(name, rows[variant], "net"), values(name, rows[variant], net(variant, 16)))
+            np.testing.assert_array_equal(
+                values(name, rows[variant], "network"), values(name, rows[variant], net(variant, 16))
+            )
         # rows of two variants: each valued by its own variant's network
         expected = np.concatenate([values(name, rows["short"], net("short")), values(name, rows["long"], net("long"))])
-        np.testing.assert_array_equal(values(name, both, "net"), np.concatenate([expected, expected[:7]]))
+        np.testing.assert_array_equal(values(name, both, "network"), np.concatenate([expected, expected[:7]]))
     # a variant with no file: a NardyError naming the weights, the same in both
     gulbar = load("gulbar")[0][:3]
     message = same_error_in_both(lambda m: m.evaluate(gulbar, "net"))
@@ -1113,16 +1117,21 @@ def test_net_is_the_shipped_network_of_the_rows_variant(ships: Path) -> None:
 
 @needs_core
 def test_greedy_net_plays_the_shipped_network(ships: Path) -> None:
+    """``"network"`` is the shipped network alone; ``"net"`` the composite with it in contact."""
     net("short", 80).save(ships / "short.npz")
     core = IMPLS["cython"]
-    by_name = core.playout("short", 20, seed=3, policy=Greedy("net"))
+    by_name = core.playout("short", 20, seed=3, policy=Greedy("network"))
     np.testing.assert_array_equal(by_name, core.playout("short", 20, seed=3, policy=Greedy(net("short", 80))))
+    composite = Composite(contact=net("short", 80))
+    by_name = core.playout("short", 20, seed=3, policy=Greedy("net"))
+    np.testing.assert_array_equal(by_name, core.playout("short", 20, seed=3, policy=Greedy(composite)))
     row = hint_positions("short")[0]
     for name in NAMES:
         position = IMPLS[name].Position.from_array(row)
-        assert position.hint((4, 2), evaluator="net") == position.hint((4, 2), evaluator=net("short", 80))
-    duel = core.duel(Greedy("net"), Greedy(net("short", 80)), "short", 20, seed=2)
-    assert duel.ppg == 0.0
+        assert position.hint((4, 2), evaluator="network") == position.hint((4, 2), evaluator=net("short", 80))
+        assert position.hint((4, 2), evaluator="net") == position.hint((4, 2), evaluator=composite)
+    assert core.duel(Greedy("network"), Greedy(net("short", 80)), "short", 20, seed=2).ppg == 0.0
+    assert core.duel(Greedy("net"), Greedy(composite), "short", 20, seed=2).ppg == 0.0
 
 
 @needs_core

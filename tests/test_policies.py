@@ -139,7 +139,7 @@ def test_greedy_bad_plies(plies: object) -> None:
 
 @pytest.mark.parametrize("evaluator", ["nope", "", 42, None, first_child, np.array(["heuristic"])], ids=stable_repr)
 def test_greedy_bad_evaluator(evaluator: object) -> None:
-    with pytest.raises(NardyError, match=r"^evaluator: must be one of \('race', 'pubeval', 'heuristic', 'net'\)"):
+    with pytest.raises(NardyError, match=r"^evaluator: must be one of \('race', 'pubeval', 'heuristic', 'net', 'network'\)"):
         Greedy(evaluator)  # type: ignore[arg-type]
 
 

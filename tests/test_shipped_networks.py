@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import nardy_fast
-from nardy_fast import Greedy, Position
+from nardy_fast import Greedy, Position, layout
 from nardy_fast.corpus import load
 from nardy_fast.evaluation.builtin import Builtin
 from nardy_fast.evaluation.network import SHIPPED_DIR, Network, shipped, shipped_path
@@ -35,9 +35,14 @@ def test_the_shipped_networks_are_small() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_net_is_the_shipped_network_and_the_default(variant: str) -> None:
+    """``"network"`` is the shipped network alone; the default ``"net"`` is that network in contact (the
+    composite: tests/test_composite.py values its races and bear-offs)."""
     rows = np.ascontiguousarray(load(variant)[0][:300])
-    by_name = nardy_fast.evaluate(rows, "net")
+    by_name = nardy_fast.evaluate(rows, "network")
     assert np.array_equal(by_name, nardy_fast.evaluate(rows, Network.load(shipped_path(variant))))
+    contact = ~layout.is_race(rows)
+    assert contact.sum() > 100
+    assert np.array_equal(nardy_fast.evaluate(rows[contact], "net"), by_name[contact])
     start = Position.start(variant)
     assert np.array_equal(start.evaluate(), nardy_fast.evaluate(start, "net"))
     assert start.hint((3, 1)) == start.hint((3, 1), evaluator="net")

@@ -5,13 +5,15 @@ An evaluator is a built-in one, named by a string of :data:`~nardy_fast.evaluati
 ``evaluate(rows)`` method: a NumPy, PyTorch or JAX model that takes packed rows (n, 64) ``int8`` (read-only
 copies) and returns (n, 5) probabilities in :data:`~nardy_fast.evaluation.outcomes.OUTPUTS` order for each
 row's side to move. :func:`evaluate_rows` is the one place both kinds are called: a finished game is never
-shown to an evaluator (its outcome is known), and what a Python evaluator returns is checked.
+shown to an evaluator (its outcome is known), and what a Python evaluator returns is checked. A
+:class:`~nardy_fast.evaluation.composite.Composite` of parts that are not all built-in is dispatched here too,
+each position class's rows given to its own part (:func:`composite_rows`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -19,10 +21,11 @@ import numpy.typing as npt
 from .. import layout
 from ..batch import handed_out
 from ..errors import InvalidPositionError, NardyError, field_error
-from ..inputs import choice
 from ..variants import VARIANTS
 from .builtin import Builtin
-from .outcomes import EVALUATORS, check_probabilities
+from .classes import BEAROFF, CONTACT, RACE, classes_of
+from .composite import Composite, Evaluator, contact_of, resolve_evaluator
+from .outcomes import check_probabilities
 
 if TYPE_CHECKING:
     from ..implementation import Implementation
@@ -54,14 +57,7 @@ EvaluateKernel = Callable[[Rows, int, object, Floats], int]
 CHECK_ONLY = -1
 
 
-class Evaluator(Protocol):
-    """What a Python evaluator offers: ``evaluate(rows)``."""
-
-    def evaluate(self, rows: Rows) -> object:
-        """Probabilities (n, 5) for rows (n, 64)."""
-
-
-EvaluatorLike = Union[str, Builtin, Evaluator]
+EvaluatorLike = Union[str, Builtin, Composite, Evaluator]
 
 #: The variants each built-in evaluator serves (the rest: all; a :class:`~nardy_fast.evaluation.network.Network`
 #: serves its own variant only).
@@ -69,27 +65,12 @@ SERVES = {"pubeval": ("short",)}
 
 
 def served(evaluator: Builtin) -> Optional[tuple[str, ...]]:
-    """The variants ``evaluator`` serves, ``None`` for all."""
+    """The variants ``evaluator`` serves, ``None`` for all (a built-in composite: those of its part in
+    contact)."""
+    if evaluator.name == "net":
+        evaluator = contact_of(evaluator)
     variant = getattr(evaluator, "variant", None)
     return (variant,) if isinstance(variant, str) else SERVES.get(evaluator.name)
-
-
-def resolve_evaluator(value: object, name: str = "evaluator") -> Union[Builtin, Evaluator]:
-    """A built-in evaluator by name, or an object with a callable ``evaluate``; else a
-    :class:`~nardy_fast.NardyError` naming ``name``."""
-    if isinstance(value, Builtin):
-        value.kind  # noqa: B018 - one made with __new__ alone is refused here, before any row is read
-        return value
-    if isinstance(value, str):
-        known = choice(value, EVALUATORS)
-        if known is None:
-            raise field_error(
-                NardyError, name, f"must be one of {EVALUATORS} or an object with an evaluate(rows) method", value
-            )
-        return Builtin(known)
-    if callable(getattr(value, "evaluate", None)):
-        return value  # type: ignore[return-value]
-    raise field_error(NardyError, name, f"must be one of {EVALUATORS} or an object with an evaluate(rows) method", value)
 
 
 def terminal_probabilities(rows: Rows) -> Floats:
@@ -128,15 +109,30 @@ def not_race(rows: Rows, index: int) -> NardyError:
     return not_a_race_error(rows[index], f"rows[{index}]")
 
 
-def tables_for(record: Implementation, evaluator: Builtin, rows: Rows) -> object:
+def tables_for(record: Implementation, evaluator: Builtin, rows: Rows, own: bool = False) -> object:
     """What the built-in ``evaluator`` reads for ``rows`` of one variant and flags: the race evaluator's
-    bear-off tables from ``record``'s builders, a network's weights (``"net"``: those shipped for the rows'
-    variant), else ``None``."""
-    if evaluator.name == "net" and len(rows):
+    bear-off tables from ``record``'s builders, a network's weights (``"network"``: those shipped for the
+    rows' variant), the composite's ``(race tables, contact kind, contact tables)`` (``"net"``), else
+    ``None``. The composite's race tables serve every position ``own`` rows are or (not ``own``: a hint or a
+    game in ``record``'s own search) lead to; an implementation without a search of its own (the reference)
+    values rows with their own tables as its search reaches them."""
+    if not len(rows):
+        return None
+    if evaluator.name == "network":
         from .network import network_for
 
         return network_for(evaluator, VARIANTS[int(rows[0, layout.VARIANT])]).tables
-    if evaluator.name != "race" or not len(rows):
+    if evaluator.name == "net":
+        contact = contact_of(evaluator)
+        contact_tables = tables_for(record, contact, rows)
+        if own or record.kernels.hint is None:
+            from .race import race_tables
+
+            return race_tables(record, rows), contact.kind, contact_tables
+        from .race import reached_tables
+
+        return reached_tables(record, rows), contact.kind, contact_tables
+    if evaluator.name != "race":
         return None
     from .race import race_tables  # the tables are built by those who value races
 
@@ -173,7 +169,10 @@ def check_positions(record: Implementation, rows: Rows) -> Rows:
 
 
 def evaluate_rows(
-    record: Implementation, rows: Rows, evaluator: Union[Builtin, Evaluator], parents: Optional[Rows] = None
+    record: Implementation,
+    rows: Rows,
+    evaluator: Union[Builtin, Composite, Evaluator],
+    parents: Optional[Rows] = None,
 ) -> Floats:
     """The values (n, 5) of checked rows (n, 64) for their sides to move by ``evaluator`` with ``record``'s
     kernels: finished games their outcome, the others the evaluator's. ``parents`` (n, 64), when the rows are
@@ -197,13 +196,15 @@ def evaluate_rows(
                 contact = np.flatnonzero(~layout.is_race(part) & ~layout.is_over(part))
                 if contact.size:
                     raise not_race(rows, int(index[contact[0]]))
-            tables = tables_for(record, evaluator, part) if context[index[0]] < 0 else bool(context[index[0]])
+            tables = tables_for(record, evaluator, part, own=True) if context[index[0]] < 0 else bool(context[index[0]])
             bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
             if bad >= 0:
                 raise not_race(rows, int(index[bad]))
             if group is not None:
                 out[group] = values
         return out
+    if isinstance(evaluator, Composite):
+        return composite_rows(record, rows, evaluator, parents)
     over = layout.is_over(rows)
     if over.any():
         out[over] = terminal_probabilities(rows[over])
@@ -212,4 +213,18 @@ def evaluate_rows(
         return out
     shown = handed_out(np.ascontiguousarray(rows[live]))
     out[live] = check_probabilities(evaluator.evaluate(shown), "evaluator", rows=len(live))
+    return out
+
+
+def composite_rows(record: Implementation, rows: Rows, composite: Composite, parents: Optional[Rows]) -> Floats:
+    """The values (n, 5) of checked rows by ``composite``: each class's rows given to its own evaluator (one
+    call each), a finished game valued by its outcome."""
+    classes = classes_of(rows)
+    out = terminal_probabilities(rows)  # replaced below wherever the game goes on
+    for number, part in zip((BEAROFF, RACE, CONTACT), composite.parts()):
+        index = np.flatnonzero(classes == number)
+        if index.size:
+            resolved = resolve_evaluator(part)
+            before = None if parents is None else parents[index]
+            out[index] = evaluate_rows(record, np.ascontiguousarray(rows[index]), resolved, before)
     return out

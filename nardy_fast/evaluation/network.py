@@ -1,4 +1,4 @@
-"""The network evaluator ``"net"`` (docs/rules.md, Evaluation): a multilayer perceptron with one hidden layer,
+"""The network evaluator ``"network"`` (docs/rules.md, Evaluation): a multilayer perceptron with one hidden layer,
 its weights, their file format and the weights the package ships, written once for every implementation.
 
 The network values a position for its side to move with the five outputs of
@@ -25,10 +25,13 @@ Arithmetic, in float32, so that both implementations give the same bits:
 The point terms depend on the weights and on the point's side and count only: the core reads them from
 :func:`point_terms`, a table made once per network.
 
-A :class:`Network` is a built-in evaluator (its kind is ``"net"``'s): the compiled core evaluates it in C
-without the GIL, so ``Greedy(network)`` playouts, hints and rollouts stay in C. The name ``"net"`` alone is the
-network shipped for the row's variant (:func:`shipped`), loaded on first use and shared by the rule flags of
-that variant.
+A :class:`Network` is a built-in evaluator (its kind is ``"network"``'s): the network alone, in every position,
+as a trained model is; the compiled core evaluates it in C without the GIL, so ``Greedy(network)`` playouts,
+hints and rollouts stay in C. The name ``"network"`` is the network shipped for the row's variant
+(:func:`shipped`), loaded on first use and shared by the rule flags of that variant; the default ``"net"`` is
+that network in contact composed with the race evaluator in races and bear-offs
+(:mod:`nardy_fast.evaluation.composite`), and ``Composite(contact=network)`` composes a network of one's own
+the same way.
 
 Weights files are ``.npz`` archives (read without pickles) of float32 arrays ``w1``, ``b1``, ``w2``, ``b2``
 and a JSON string ``meta``: ``variant``, ``scheme``, ``hidden``, the ``sha256`` of the four arrays' bytes in
@@ -202,7 +205,7 @@ def point_terms(w1: Weights) -> Weights:
 
 
 class Network(Builtin):
-    """A network's weights for one variant: the built-in evaluator ``"net"`` with these weights. ``w1``
+    """A network's weights for one variant: the built-in evaluator ``"network"`` with these weights. ``w1``
     (INPUTS, hidden), ``b1`` (hidden,), ``w2`` (5, hidden), ``b2`` (5,) are checked and copied into read-only
     float32 arrays; ``training`` says how they were made (saved with them)."""
 
@@ -224,7 +227,7 @@ class Network(Builtin):
         if known is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
         arrays = _checked_arrays({"w1": w1, "b1": b1, "w2": w2, "b2": b2}, "weights")
-        object.__setattr__(self, "name", "net")
+        object.__setattr__(self, "name", "network")
         object.__setattr__(self, "variant", known)
         object.__setattr__(self, "hidden", int(arrays["b1"].shape[0]))
         object.__setattr__(self, "_arrays", arrays)
@@ -345,7 +348,7 @@ def shipped(variant: str) -> Network:
 
 
 def network_for(evaluator: Builtin, variant: str) -> Network:
-    """The weights ``evaluator`` (``"net"`` or a :class:`Network`) values ``variant`` with."""
+    """The weights ``evaluator`` (``"network"``, ``"net"`` or a :class:`Network`) values ``variant`` with."""
     if isinstance(evaluator, Network):
         if evaluator.variant != variant:
             problem = f"evaluates {evaluator.variant} nardy only, not {variant}"

@@ -19,8 +19,10 @@ __all__ = ["OUTPUTS", "EVALUATORS", "equity", "flipped", "check_probabilities"]
 #: The five outputs of an evaluator, in its columns' order.
 OUTPUTS = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
 
-#: The built-in evaluators, by name; a name's index is its kind in the compiled core.
-EVALUATORS = ("race", "pubeval", "heuristic", "net")
+#: The built-in evaluators, by name; a name's index is its kind in the compiled core. ``"net"`` is the composite
+#: default (the shipped network in contact, the race evaluator in races and bear-offs: docs/rules.md,
+#: Evaluation), ``"network"`` the shipped network alone.
+EVALUATORS = ("race", "pubeval", "heuristic", "net", "network")
 
 Probabilities = npt.NDArray[np.float64]
 

@@ -117,6 +117,7 @@ __all__ = [
     "vector",
     "build_tables",
     "race_tables",
+    "reached_tables",
     "RaceTables",
     "not_a_race_error",
     "NOT_A_RACE",
@@ -294,6 +295,26 @@ def race_tables(
         min(count, needed),
         min(pair, needed),
     )
+
+
+def reached_tables(record: Implementation, rows: npt.NDArray[np.int8]) -> RaceTables:
+    """The full tables of :func:`build_tables` (the one-sided of :data:`MAX_CHECKERS` checkers, the two-sided
+    of :data:`TWO_SIDED_CHECKERS`) of checked ``rows``' variant and flags from ``record``'s builders: those
+    of every bear-off a hint or a game from any position of that variant reaches (the core builds them in
+    about two seconds, once per process). Remembered by the columns that name them (variant and flags), so that
+    a hint, which asks for them every time, does not look them up again."""
+    key = (record.name, rows[0, layout.VARIANT : layout.EXCEPTION_DOUBLES + 1].tobytes())
+    found = _REACHED.get(key)
+    if found is None:
+        state = layout.unpack(rows[0])
+        kernels = record.kernels
+        found = build_tables(record.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
+        _REACHED[key] = found  # the tables are built once per process: a race here stores the same ones
+    return found
+
+
+#: The tables :func:`reached_tables` found, by implementation and the rows' variant and flag columns.
+_REACHED: dict[tuple[str, bytes], RaceTables] = {}
 
 
 #: What :func:`not_a_race_error` says: the race evaluator's problem with a position in contact.

@@ -1,7 +1,8 @@
 """The reference's built-in evaluators (docs/rules.md, Evaluation): one twin per evaluator of the compiled
 core (:mod:`nardy_fast.reference.race_eval`, :mod:`~nardy_fast.reference.pubeval`,
-:mod:`~nardy_fast.reference.heuristic`, :mod:`~nardy_fast.reference.network`), and the kernel that runs them
-over rows, as the core's ``evaluate_rows`` does."""
+:mod:`~nardy_fast.reference.heuristic`, :mod:`~nardy_fast.reference.network`), the position classifier
+``position_class`` and the composite ``"net"`` that dispatches by it, and the kernel that runs them over rows,
+as the core's ``evaluate_rows`` does."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import numpy.typing as npt
 
 from .. import layout
 from ..errors import NardyError
+from ..evaluation.classes import BEAROFF, CONTACT, OVER, RACE, TWO_SIDED_CHECKERS
 from ..evaluation.evaluators import CHECK_ONLY, terminal_probabilities
 from ..evaluation.outcomes import EVALUATORS
 
-__all__ = ["evaluate_rows"]
+__all__ = ["evaluate_rows", "classify_rows", "position_class", "composite_evaluate"]
 
 Twin = Callable[[npt.NDArray[np.int8], object], tuple[float, float, float, float, float]]
 
@@ -35,6 +37,46 @@ def twin(name: str) -> Twin:
     return heuristic_evaluate
 
 
+def position_class(row: npt.NDArray[np.int8]) -> int:
+    """The class of the checked ``row`` (64,) (:mod:`nardy_fast.evaluation.classes`, docs/rules.md, Evaluation,
+    Position classes): over, a bear-off inside the exact two-sided tables, a race, or contact."""
+    if int(row[layout.OFF]) == 15 or int(row[layout.OFF + 1]) == 15:
+        return OVER
+    one = row[None, :]
+    if not bool(layout.is_race(one)[0]):
+        return CONTACT
+    small = 15 - int(row[layout.OFF]) <= TWO_SIDED_CHECKERS and 15 - int(row[layout.OFF + 1]) <= TWO_SIDED_CHECKERS
+    if small and int(row[layout.NPENDING]) == 0 and bool(layout.is_bearoff(one)[0]):
+        return BEAROFF
+    return RACE
+
+
+def composite_evaluate(rows: npt.NDArray[np.int8], tables: object, out: npt.NDArray[np.float64]) -> None:
+    """The composite ``"net"`` (:mod:`nardy_fast.evaluation.composite`) of unfinished checked rows (n, 64) into
+    ``out`` (n, 5): the race evaluator (``tables[0]``, exact in the bear-off class) for races and bear-offs,
+    the built-in evaluator of kind ``tables[1]`` (its tables ``tables[2]``) in contact."""
+    from .race_eval import race_evaluate
+
+    race_tables, contact, contact_tables = tables  # type: ignore[misc]
+    contact_rows = []
+    for i, row in enumerate(rows):
+        if position_class(row) == CONTACT:
+            contact_rows.append(i)
+        else:
+            out[i] = race_evaluate(row, race_tables)
+    if not contact_rows:
+        return
+    index = np.array(contact_rows)
+    if EVALUATORS[contact] == "network":
+        from .network import network_evaluate  # the network values many rows at once
+
+        out[index] = network_evaluate(rows[index], contact_tables)
+        return
+    evaluator = twin(EVALUATORS[contact])
+    for i in index:
+        out[i] = evaluator(rows[i], None)  # in contact, a pubeval child's weight set is its parent's
+
+
 def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]) -> int:
     """Evaluate checked rows (N, 64) with built-in evaluator ``kind`` into ``out`` (N, 5): -1, or the index
     of the first row the evaluator cannot value (the race evaluator's position in contact). With ``kind``
@@ -46,13 +88,20 @@ def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: np
             except NardyError:
                 return i
         return -1
-    if EVALUATORS[kind] == "net":
+    if EVALUATORS[kind] in ("net", "network"):
         from .network import network_evaluate  # the network values many rows at once
 
         over = layout.is_over(rows)
         out[over] = terminal_probabilities(rows[over])
-        if not over.all():
-            out[~over] = network_evaluate(rows[~over], tables)
+        live = np.flatnonzero(~over)
+        if not live.size:
+            return -1
+        if EVALUATORS[kind] == "network":
+            out[live] = network_evaluate(rows[live], tables)
+            return -1
+        values = np.empty((live.size, 5))
+        composite_evaluate(rows[live], tables, values)
+        out[live] = values
         return -1
     evaluator = twin(EVALUATORS[kind])
     for i, row in enumerate(rows):
@@ -66,3 +115,15 @@ def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: np
     return -1
 
 
+
+
+def classify_rows(rows: npt.NDArray[np.int8], out: npt.NDArray[np.int8]) -> int:
+    """The class of each row (N, 64) into ``out`` (N,) (:func:`position_class`), as the core's
+    ``classify_rows``: -1, or the index of the first row :func:`~nardy_fast.layout.unpack` refuses."""
+    for i, row in enumerate(rows):
+        try:
+            layout.unpack(row)
+        except NardyError:
+            return i
+        out[i] = position_class(row)
+    return -1
