@@ -6,21 +6,22 @@ out by hand; rows that are no position are refused alike."""
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 import nardy_fast
-from nardy_fast import NardyError, Position, layout
-from nardy_fast._dispatch import implementations
+from nardy_fast import NardyError, Position, implementations, layout
+from nardy_fast.analysis import AnalysedPosition
 from nardy_fast.board import mover_point
 from nardy_fast.evaluation import classes
 from nardy_fast.evaluation.classes import BEAROFF, CLASSES, CONTACT, OVER, RACE, classify
 from nardy_fast.reference.evaluate import classify_rows as reference_classify_rows
 
 IMPLS = implementations()
-CORE = IMPLS.get("cython")
+CORE: Any = IMPLS.get("cython")
 needs_core = pytest.mark.skipif(CORE is None, reason="the core is not built")
 Rows = npt.NDArray[np.int8]
 
@@ -31,7 +32,7 @@ CASES = [("long", {}), ("sixone", {}), ("short", {}), ("gulbar", {}), ("crazy", 
 @cache
 def played(variant: str, ladder4: bool = False) -> Rows:
     """Every position of 30 random games (greedy heuristic ones too, whose bear-offs run to the end)."""
-    flags = {"ladder_per_value": 4} if ladder4 else {}
+    flags: dict[str, Any] = {"ladder_per_value": 4} if ladder4 else {}
     _, a = nardy_fast.playout(variant, 20, seed=5, trajectories=True, **flags)
     _, b = nardy_fast.playout(variant, 10, seed=6, trajectories=True, policy=nardy_fast.Greedy("heuristic"), **flags)
     return np.ascontiguousarray(np.concatenate([a.rows, b.rows]))
@@ -77,7 +78,7 @@ def board_of(variant: str, white: dict[int, int], black: dict[int, int]) -> list
     return board
 
 
-def made(variant: str, white: dict[int, int], black: dict[int, int], **fields: object) -> Position:
+def made(variant: str, white: dict[int, int], black: dict[int, int], **fields: object) -> AnalysedPosition:
     off = (15 - sum(white.values()), 15 - sum(black.values()))
     board = board_of(variant, white, black)
     return Position.from_board(variant, board, turn="white", off=off, first_roll=(False, False), **fields)  # type: ignore[arg-type]

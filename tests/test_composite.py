@@ -16,8 +16,7 @@ import numpy.typing as npt
 import pytest
 
 import nardy_fast
-from nardy_fast import Greedy, NardyError, layout
-from nardy_fast._dispatch import implementations
+from nardy_fast import Greedy, NardyError, implementations, layout
 from nardy_fast.bearoff.layouts import all_layouts, layout_ids
 from nardy_fast.board import mover_point
 from nardy_fast.evaluation import Composite
@@ -28,7 +27,7 @@ from nardy_fast.evaluation.evaluators import resolve_evaluator, tables_for, term
 from nardy_fast.evaluation.outcomes import EVALUATORS, equity
 
 IMPLS = implementations()
-CORE = IMPLS.get("cython")
+CORE: Any = IMPLS.get("cython")
 REFERENCE = IMPLS["python"]
 needs_core = pytest.mark.skipif(CORE is None, reason="the core is not built")
 NET = EVALUATORS.index("net")
@@ -40,7 +39,7 @@ IDS = [f"{v}{'-ladder4' if f else ''}" for v, f in CASES]
 @cache
 def played(variant: str, ladder4: bool = False) -> Rows:
     """Every position of 30 games, random and greedy heuristic ones: every class in each variant."""
-    flags = {"ladder_per_value": 4} if ladder4 else {}
+    flags: dict[str, Any] = {"ladder_per_value": 4} if ladder4 else {}
     _, a = nardy_fast.playout(variant, 20, seed=5, trajectories=True, **flags)
     _, b = nardy_fast.playout(variant, 10, seed=6, trajectories=True, policy=Greedy("heuristic"), **flags)
     return np.ascontiguousarray(np.concatenate([a.rows, b.rows]))
@@ -66,7 +65,8 @@ def test_the_twins_give_the_same_floats(variant: str, flags: dict[str, object], 
     rows = played(variant, bool(flags))
     evaluator = resolve_evaluator(Composite(contact=contact))
     record = CORE.IMPLEMENTATION_RECORD
-    tables = tables_for(record, evaluator, rows[:1])  # a search's: the full tables of the variant
+    assert isinstance(evaluator, Builtin)
+    tables: Any = tables_for(record, evaluator, rows[:1])  # a search's: the full tables of the variant
     assert tables[0] is not None and tables[0][0].shape[0] == 54264 and tables[0][2].shape == (924, 924)
     np.testing.assert_array_equal(kernel_values(REFERENCE, rows, tables), kernel_values(CORE, rows, tables))
 
@@ -108,14 +108,14 @@ CHECKERS = 3
 ROLLS = np.array(nardy_fast.ROLLS, dtype=np.int8)
 
 
-def bearoff_rows(variant: str, flags: dict[str, object]) -> Rows:
+def bearoff_rows(variant: str, flags: dict[str, Any]) -> Rows:
     """Every bear-off of one to three checkers a side, White to move."""
     ids = np.arange(1, len(all_layouts(CHECKERS)))
     x, y = np.repeat(ids, len(ids)), np.tile(ids, len(ids))
     counts = all_layouts(CHECKERS).astype(np.int8)
     template = nardy_fast.Position.from_board(
         variant, [1] + [0] * 11 + [-1] + [0] * 11, turn="white", off=(14, 14), first_roll=(False, False), **flags
-    ).to_array()  # type: ignore[arg-type]
+    ).to_array()
     rows = np.tile(template, (len(x), 1))
     rows[:, layout.BOARD : layout.BOARD + 24] = 0
     rows[:, layout.BOARD : layout.BOARD + 6] = counts[x]
@@ -308,7 +308,7 @@ def test_a_composite_serves_the_variants_of_its_contact_part() -> None:
 def test_the_kernel_refuses_bad_tables() -> None:
     rows = played("short")[:4]
     record = CORE.IMPLEMENTATION_RECORD
-    good = tables_for(record, Builtin("net"), rows)
+    good: Any = tables_for(record, Builtin("net"), rows)
     out = np.zeros((len(rows), 5))
     for bad, problem in [
         (None, "tables: are not the composite's tables"),

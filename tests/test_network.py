@@ -59,8 +59,8 @@ from nardy_fast._dispatch import implementations
 from nardy_fast.corpus import load
 from nardy_fast.errors import NardyError
 from nardy_fast.evaluation import network as network_module
-from nardy_fast.evaluation.network import INPUTS, MAX_HIDDEN, MAX_WEIGHT, Network, shipped
 from nardy_fast.evaluation.composite import Composite
+from nardy_fast.evaluation.network import INPUTS, MAX_HIDDEN, MAX_WEIGHT, Network, shipped
 from nardy_fast.evaluation.outcomes import EVALUATORS
 from nardy_fast.policies import Greedy
 from nardy_fast.reference.network import network_evaluate

@@ -7,6 +7,7 @@ as the core's ``evaluate_rows`` does."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +58,7 @@ def composite_evaluate(rows: npt.NDArray[np.int8], tables: object, out: npt.NDAr
     the built-in evaluator of kind ``tables[1]`` (its tables ``tables[2]``) in contact."""
     from .race_eval import race_evaluate
 
-    race_tables, contact, contact_tables = tables  # type: ignore[misc]
+    race_tables, contact, contact_tables = cast(tuple[object, int, object], tables)
     contact_rows = []
     for i, row in enumerate(rows):
         if position_class(row) == CONTACT:
