@@ -101,14 +101,15 @@ class Implementation:
         (win, win with mars or more, win with koks, lose with mars or more, lose with koks); their points per
         game are :func:`nardy_fast.equity` of them.
 
-        ``evaluator`` is a built-in one's name (``"net"``, the network shipped for each variant, and
-        ``"heuristic"`` for every variant, ``"pubeval"`` for short nardy, ``"race"`` for races: docs/rules.md,
-        Evaluation), a :class:`~nardy_fast.Network` of the rows' variant, or any object with an ``evaluate(rows)``
-        method, called once with read-only copies of the unfinished rows (n, 64) and returning (n, 5)
-        probabilities (checked: shape, real numbers, no NaN, nested in [0, 1]). A finished game is valued by
-        its outcome, never by the evaluator. The rows are copied and checked first, as for ``encode``: a row
-        that is no position is refused (``rows[i]: ...``) before any evaluator sees one. The compiled core
-        evaluates built-in evaluators in C without the GIL (Ctrl-C stops it within a second)."""
+        ``evaluator`` is a built-in one's name (``"net"``, the default: the network shipped for each variant in
+        contact, the race evaluator in races; ``"network"`` that network alone; ``"heuristic"`` for every variant,
+        ``"pubeval"`` for short nardy, ``"race"`` for races: docs/rules.md, Evaluation), a
+        :class:`~nardy_fast.Network` of the rows' variant, or any object with an ``evaluate(rows)`` method, called
+        once with read-only copies of the unfinished rows (n, 64) and returning (n, 5) probabilities (checked:
+        shape, real numbers, no NaN, nested in [0, 1]). A finished game is valued by its outcome, never by the
+        evaluator. The rows are copied and checked first, as for ``encode``: a row that is no position is refused
+        (``rows[i]: ...``) before any evaluator sees one. The compiled core evaluates built-in evaluators in C
+        without the GIL (Ctrl-C stops it within a second)."""
         checked = resolve_evaluator(evaluator)
         if isinstance(rows, BasePosition):
             rows = rows.to_array()

@@ -75,12 +75,12 @@ def check_plies(value: object, name: str = "plies") -> int:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Greedy:
-    """The policy that plays the best move by ``evaluator`` searched ``plies`` deep (0, 1 or 2): the first
-    move of :meth:`Position.hint`. ``evaluator`` (by default ``"net"``, the network shipped for the game's
-    variant) is a built-in evaluator's name (``"net"``, ``"heuristic"``,
-    ``"pubeval"``, ``"race"``) or any object with an ``evaluate(rows)`` method. Built-in evaluators play in C
-    without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games (per
-    level of a deeper search), with up to :data:`~nardy_fast.evaluation.search.CHUNK` rows at a time."""
+    """The policy that plays the best move by ``evaluator`` searched ``plies`` deep (0, 1 or 2): the first move of
+    :meth:`Position.hint`. ``evaluator`` (by default ``"net"``: the network shipped for the game's variant in
+    contact, the race evaluator in races and bear-offs) is a built-in evaluator's name (``"net"``, ``"network"``,
+    ``"heuristic"``, ``"pubeval"``, ``"race"``) or any object with an ``evaluate(rows)`` method. Built-in evaluators
+    play in C without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games
+    (per level of a deeper search), with up to :data:`~nardy_fast.evaluation.search.CHUNK` rows at a time."""
 
     evaluator: EvaluatorLike = "net"
     plies: int = 0

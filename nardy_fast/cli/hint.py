@@ -79,8 +79,9 @@ def add_arguments(parser: Parser) -> None:
         default="net",
         metavar="NAME|PATH",
         help=f"the evaluator that values the positions: one of {', '.join(EVALUATORS)} (net: the network "
-        "shipped for the variant), or a weights file (.npz) of nardy-fast train; a name wins over a file of "
-        "that name, write ./net for the file (default: %(default)s)",
+        "shipped for the variant in contact and the race evaluator in races; network: that network alone), or "
+        "a weights file (.npz) of nardy-fast train; a name wins over a file of that name, write ./net for the "
+        "file (default: %(default)s)",
     )
     parser.add_argument(
         "--top", type=_TOP, default=None, metavar="N", help="print only the N best moves (default: all)"

@@ -305,7 +305,8 @@ def play_options(parser: Parser, evaluators: bool = False) -> None:
             default="random",
             metavar="POLICY",
             help="how each move is chosen: random (seeded, uniform among the legal moves), first (the first "
-            f"legal move), an evaluator ({', '.join(EVALUATORS)}; net: the network shipped for the variant) or "
+            f"legal move), an evaluator ({', '.join(EVALUATORS)}; net: the network shipped for the variant in "
+            "contact, the race evaluator in races; network: that network alone) or "
             "a weights file (.npz) of nardy-fast train, which plays the best move by that evaluator searched "
             "--plies deep; a name wins over a file of that name (default: %(default)s)",
         )
