@@ -23,10 +23,9 @@ import numpy.typing as npt
 
 from . import layout
 from .dice import check_seed
-from .errors import NardyError, field_error
+from .errors import NardyError, field_error, uninitialised_error
 from .inputs import choice, integer, items
 from .lockstep import first_rolls
-from .move import uninitialised_error
 from .playouts import PlayoutArgs, PlayoutOptions, Seat, StopFlag, check_playout, on_threads, split_range
 from .policies import PolicySpec, resolve_policy
 from .turns import MAX_PLIES, POLICIES, rolls_next

@@ -24,6 +24,7 @@ __all__ = [
     "cut",
     "quote",
     "field_error",
+    "uninitialised_error",
 ]
 
 #: The most characters of an input that an error message quotes.
@@ -92,3 +93,8 @@ def field_error(cls: type[NardyError], field: str, problem: str, value: object) 
     """Build ``cls`` with the house message format: ``<field>: <problem> (got <value!r>)``, each part cut
     (:data:`FIELD_LIMIT`, :data:`PROBLEM_LIMIT`, :data:`QUOTE_LIMIT`)."""
     return cls(f"{cut(_plain(field), FIELD_LIMIT)}: {cut(_plain(problem), PROBLEM_LIMIT)} (got {quote(value)})")
+
+
+def uninitialised_error(kind: str) -> NardyError:
+    """The error for an object made with ``__new__`` and never initialised."""
+    return NardyError(f"{kind.lower()}: was not made by the package's constructors (got an uninitialised {kind})")

@@ -9,12 +9,12 @@ from abc import ABCMeta
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from .board import Step
-from .errors import NardyError
+from .errors import uninitialised_error
 
 if TYPE_CHECKING:
     from .position import Position
 
-__all__ = ["Move", "Engine", "uninitialised_error"]
+__all__ = ["Move", "Engine"]
 
 
 class Engine(Protocol):
@@ -25,11 +25,6 @@ class Engine(Protocol):
         ``SearchLimitError`` when the search holds more than ``limit`` positions after one number of steps
         (0: no limit)."""
         ...
-
-
-def uninitialised_error(kind: str) -> NardyError:
-    """The error for an object made with ``__new__`` and never initialised."""
-    return NardyError(f"{kind.lower()}: was not made by the package's constructors (got an uninitialised {kind})")
 
 
 class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from . import dice
 from .batch import handed_out
-from .errors import NardyError, field_error
+from .errors import NardyError, field_error, uninitialised_error
 from .evaluation.evaluators import (
     Builtin,
     Evaluator,
@@ -34,7 +34,6 @@ from .evaluation.evaluators import (
 )
 from .evaluation.search import MAX_PLIES, Search, equity_of, ranking, seen_from
 from .inputs import choice, integer
-from .move import uninitialised_error
 from .turns import POLICIES
 
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ import numpy.typing as npt
 
 from . import layout, notation, race, zobrist
 from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
-from .errors import IllegalMoveError, NardyError, field_error
+from .errors import IllegalMoveError, NardyError, field_error, uninitialised_error
 from .formats import Formats
 from .inputs import Bools, IntLike, Ints, choice
-from .move import Engine, Move, uninitialised_error
+from .move import Engine, Move
 from .state import State, check_limit, check_roll, check_state, make_state
 from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
 

@@ -21,10 +21,9 @@ import numpy.typing as npt
 
 from . import layout
 from .batch import explain
-from .errors import NardyError, field_error
+from .errors import NardyError, field_error, uninitialised_error
 from .inputs import boolean, integer
 from .lockstep import first_rolls, handed_out
-from .move import uninitialised_error
 from .playouts import MAX_BATCH, PlayoutOptions, Records, check_playout
 from .policies import choices_problem, read_choices
 from .turns import MAX_PLIES, RECORD, rolls_next

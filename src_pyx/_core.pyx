@@ -54,7 +54,7 @@ from nardy_fast.turns import POLICIES as _POLICIES
 from nardy_fast.perft import check_depth as _check_depth
 from nardy_fast.position import Move as _Move
 from nardy_fast.position import Position as _BasePosition
-from nardy_fast.position import uninitialised_error as _uninitialised_error
+from nardy_fast.errors import uninitialised_error as _uninitialised_error
 from nardy_fast.position import move_of as _move_of
 from nardy_fast.board import Step as _Step
 from nardy_fast.state import State as _State

@@ -36,9 +36,8 @@ from typing import NamedTuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import NardyError, field_error
+from ..errors import NardyError, field_error, uninitialised_error
 from ..inputs import boolean, items
-from ..move import uninitialised_error
 from .layouts import MAX_CHECKERS, check_checkers, check_counts, layout_ids, layouts
 from .semantics import MAX_TURNS, Semantics
 

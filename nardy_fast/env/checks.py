@@ -9,10 +9,9 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import NardyError, field_error
+from ..errors import NardyError, field_error, uninitialised_error
 from ..inputs import choice, integer
 from ..layout import WIDTH
-from ..move import uninitialised_error
 from ..position import Position
 
 #: The agents, White first.

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import NardyError, field_error
+from ..errors import NardyError, field_error, uninitialised_error
 from ..inputs import choice
-from ..move import uninitialised_error
 from .outcomes import EVALUATORS
 
 __all__ = ["Builtin"]
