@@ -210,6 +210,18 @@ def test_duel_searches_at_the_plies_asked(capsys: pytest.CaptureFixture[str]) ->
     assert printed_counts(out) == result.counts
 
 
+def test_duel_threads_change_nothing_but_the_header(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--threads`` is ``nardy_fast.duel``'s ``threads``: the same games and table on 1 and 2 threads."""
+    argv = ["duel", "heuristic", "random", "--variant", "gulbar", "--games", "40", "--seed", "9"]
+    outs = [run([*argv, "--threads", str(n)], capsys) for n in (1, 2)]
+    assert [status for status, _, _ in outs] == [0, 0]
+    assert "1 thread," in outs[0][1] and "2 threads," in outs[1][1]
+    assert printed_counts(outs[0][1]) == printed_counts(outs[1][1])
+    result = nardy_fast.duel(nardy_fast.Greedy("heuristic"), "random", "gulbar", 40, seed=9, threads=2)
+    assert f"points per game for A: {result.ppg:+.3f}," in outs[1][1]
+    assert error_line([*argv, "--threads", "0"], capsys, "--threads").endswith("(got '0')")
+
+
 def test_duel_progress_is_drawn_on_stderr(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -27,6 +27,7 @@ from .parser import (
     flag_option,
     flags_of,
     integer,
+    threads_option,
 )
 from .progress import Progress, progress_option, progress_stream
 
@@ -88,6 +89,7 @@ def add_arguments(parser: Parser) -> None:
             help=f"how deep the evaluator of player {seat.upper()} searches, 0..{MAX_PLIES} (default: 0; "
             "only for an evaluator)",
         )
+    threads_option(parser)
     flag_option(parser)
     progress_option(parser)
 
@@ -159,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
     deepest = max(p.plies if isinstance(p, Greedy) else 0 for p in players)
     print(
         f"duel: A = {names[0]} against B = {names[1]}, {args.variant}, {args.games:,} games ({args.games // 2:,} "
-        f"pairs on duplicate dice, seats swapped), seed {args.seed}, implementation {IMPLEMENTATION}"
+        f"pairs on duplicate dice, seats swapped), seed {args.seed}, {args.threads} thread{'s' if args.threads > 1 else ''}, "
+        f"implementation {IMPLEMENTATION}"
     )
     sys.stdout.flush()
     with Progress(args.games, progress_stream(args.progress)) as progress:
@@ -171,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 args.games,
                 seed=args.seed,
                 batch=_BATCH[deepest],
+                threads=args.threads,
                 progress=progress.update,
                 **flags,
             )

@@ -38,6 +38,7 @@ __all__ = [
     "evaluator_of",
     "check_network",
     "play_options",
+    "threads_option",
     "policy_of",
     "max_results_option",
     "flag_option",
@@ -325,6 +326,11 @@ def play_options(parser: Parser, evaluators: bool = False) -> None:
             help="how each move is chosen: random (seeded, uniform among the legal moves) or first (the first "
             "legal move) (default: %(default)s)",
         )
+    threads_option(parser)
+
+
+def threads_option(parser: argparse.ArgumentParser) -> None:
+    """``--threads``: the threads games are played on, which never change their results."""
     parser.add_argument(
         "--threads",
         type=_THREADS,
