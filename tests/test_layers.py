@@ -46,13 +46,36 @@ MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 KNOWN = set(MODULES) | {"nardy_fast._core"}
 
 
-def imports(path: Path) -> set[str]:
-    """Every package module ``path`` imports, anywhere in it. ``from . import x`` imports the submodule ``x``
-    (and the package only when ``x`` is no submodule)."""
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def _nodes(tree: ast.AST, type_checking: bool) -> list[ast.AST]:
+    """Every node of ``tree``; without ``type_checking``, none under an ``if TYPE_CHECKING:`` (its ``else``
+    stays)."""
+    found: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        if not type_checking and isinstance(node, ast.If) and _is_type_checking(node):
+            for statement in node.orelse:
+                visit(statement)
+            return
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def imports(path: Path, type_checking: bool = True) -> set[str]:
+    """Every package module ``path`` imports, anywhere in it (without ``type_checking``, not those imported
+    only for type checking). ``from . import x`` imports the submodule ``x`` (and the package only when ``x``
+    is no submodule)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(ast.parse(path.read_text(encoding="utf-8")), type_checking):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in KNOWN)
         elif isinstance(node, ast.ImportFrom):

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_layers import imports, module_name
 
 import nardy_fast
 from nardy_fast import _dispatch, zobrist
@@ -20,50 +21,9 @@ PACKAGE = Path(nardy_fast.__file__).parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
-def _imports(path: Path) -> set[str]:
-    """The package modules ``path`` imports at run time (at module level or in functions), not those imported
-    only for type checking."""
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for statement in node.orelse:
-                visit(statement)
-            return
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("nardy_fast"))
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            if module.startswith("nardy_fast"):
-                found.add(module)
-                # ``from . import x`` imports the submodule x
-                found.update(f"{module}.{alias.name}" for alias in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")))
-    known = {_module_name(p) for p in MODULES} | {"nardy_fast._core"}
-    return {module for module in found if module in known and module != name}
-
-
 def _graph() -> dict[str, set[str]]:
-    return {_module_name(path): _imports(path) for path in MODULES}
+    """The package's modules and those each imports at run time (not for type checking alone)."""
+    return {module_name(path): imports(path, type_checking=False) for path in MODULES}
 
 
 def test_no_import_cycles() -> None:
@@ -289,7 +249,7 @@ def test_no_module_is_too_long_to_read_in_one_sitting() -> None:
 
 def _module_imports(path: Path) -> list[tuple[str, str]]:
     """``(module, name)`` of every ``from <package module> import name`` in ``path``."""
-    name = _module_name(path)
+    name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: list[tuple[str, str]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -308,7 +268,7 @@ def test_no_module_imports_another_modules_private_names() -> None:
     """A helper used across modules is public in the module it belongs to; the compiled core (imported as
     ``_core``) is the one private module others import."""
     private = [
-        f"{_module_name(path)} imports {name} from {module}"
+        f"{module_name(path)} imports {name} from {module}"
         for path in MODULES
         for module, name in _module_imports(path)
         if name.startswith("_") and not name.startswith("__") and name != "_core"
@@ -365,5 +325,5 @@ def test_every_subpackage_is_packaged() -> None:
     if not project.is_file():
         pytest.skip("an installed package: its project file is not beside it (tools/check_dist.sh checks the wheel)")
     listed = set(tomllib.loads(project.read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
-    found = {_module_name(path) for path in PACKAGE.rglob("__init__.py")}
+    found = {module_name(path) for path in PACKAGE.rglob("__init__.py")}
     assert found == listed
