@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import signal
-import subprocess
 import sys
-import time
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from children import interrupted_child
 from ids import stable_repr
 from test_duel import white_points
 from test_evaluation import Linear, same_error
@@ -280,33 +278,9 @@ else:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_a_duel(threads: int) -> None:
-    def interruptible() -> None:
-        # a suite started in the background of a non-interactive shell ignores SIGINT, and so would the child
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    with subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(threads)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=interruptible,
-    ) as process:
-        try:
-            assert process.stdout is not None
-            playing = process.stdout.readline()
-            assert playing, process.communicate(timeout=60)[1][-4000:]
-            time.sleep(1.0)
-            process.send_signal(signal.SIGINT)
-            since = time.perf_counter()
-            try:
-                out, err = process.communicate(timeout=STOP_BOUND + 60)
-            except subprocess.TimeoutExpired:
-                out = err = ""
-            elapsed = time.perf_counter() - since
-        finally:
-            process.kill()  # never wait for the whole duel
+    _, out, err, status, elapsed = interrupted_child(CHILD, [str(threads)], 1, 1.0, STOP_BOUND)
     assert out, f"still playing {elapsed:.0f} s on"
-    assert process.returncode == 0, err[-4000:]
+    assert status == 0, err[-4000:]
     report = json.loads(out.strip().splitlines()[-1])
     assert report["error"] == "KeyboardInterrupt", report
     assert elapsed < STOP_BOUND, elapsed

@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-import subprocess
 import sys
 import threading
-import time
 from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from children import interrupted_child
 
 from nardy_fast import NardyError
 from nardy_fast._dispatch import implementations
@@ -308,37 +306,12 @@ def run_child(name: str, case: str, interrupt_after: Optional[float]) -> tuple[f
     """Run ``CHILD`` for ``case``; with ``interrupt_after``, send it SIGINT that many seconds after it starts
     playing. Returns its one-thread estimate of the run, its last report, and the seconds from the signal
     (or the start of play) to its exit; fails the test when it is still running ``STOP_BOUND + 60`` s on."""
-
-    def interruptible() -> None:
-        # a suite started in the background of a non-interactive shell ignores SIGINT, and so would the child
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-    with subprocess.Popen(
-        [sys.executable, "-c", CHILD, name, case],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=interruptible,
-    ) as process:
-        try:
-            assert process.stdout is not None
-            estimate = json.loads(process.stdout.readline() or "{}").get("estimate")
-            playing = process.stdout.readline()
-            assert estimate is not None and playing, process.communicate(timeout=60)[1][-4000:]
-            if interrupt_after is not None:
-                time.sleep(interrupt_after)
-                process.send_signal(signal.SIGINT)
-            since = time.perf_counter()
-            try:
-                out, err = process.communicate(timeout=STOP_BOUND + 60)
-            except subprocess.TimeoutExpired:
-                out = err = ""
-            elapsed = time.perf_counter() - since
-        finally:
-            process.kill()  # never wait for the whole run
+    ready, out, err, status, elapsed = interrupted_child(CHILD, [name, case], 2, interrupt_after, STOP_BOUND)
+    estimate = json.loads(ready[0] or "{}").get("estimate")
+    assert estimate is not None, err[-4000:]
     if not out:
         pytest.fail(f"{name} {case}: still playing {elapsed:.0f} s on (the run: {estimate:.0f} s)")
-    assert process.returncode == 0, err[-4000:]
+    assert status == 0, err[-4000:]
     return float(estimate), json.loads(out.strip().splitlines()[-1]), elapsed
 
 
