@@ -5,7 +5,7 @@
 # Offers: evaluate_pos, evaluator_from, equity_of, flip_into.
 
 from nardy_fast.evaluation import classes as _classes
-from nardy_fast.evaluation.evaluators import CHECK_ONLY as _CHECK_ONLY
+from nardy_fast.evaluation.constants import CHECK_ONLY as _CHECK_ONLY
 from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
 
 cdef int EVAL_RACE = _EVALUATORS.index("race")

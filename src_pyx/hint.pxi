@@ -6,9 +6,9 @@
 
 from nardy_fast.bearoff.semantics import ROLL_ORDER as _ROLL_ORDER
 from nardy_fast.bearoff.semantics import ROLL_WEIGHTS as _ROLL_WEIGHTS
-from nardy_fast.evaluation.search import INNER_FILTER as _INNER_FILTER
-from nardy_fast.evaluation.search import MAX_PLIES as _SEARCH_MAX_PLIES
-from nardy_fast.evaluation.search import TOP_FILTER as _TOP_FILTER
+from nardy_fast.evaluation.constants import INNER_FILTER as _INNER_FILTER
+from nardy_fast.evaluation.constants import MAX_PLIES as _SEARCH_MAX_PLIES
+from nardy_fast.evaluation.constants import TOP_FILTER as _TOP_FILTER
 
 cdef enum:
     NROLLS = 21

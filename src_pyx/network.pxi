@@ -13,11 +13,11 @@ from libc.math cimport exp
 
 import os as _os
 
-from nardy_fast.evaluation.network import INPUTS as _NET_INPUTS
-from nardy_fast.evaluation.network import MAX_HIDDEN as _NET_MAX_HIDDEN
+from nardy_fast.evaluation.constants import INPUTS as _NET_INPUTS
+from nardy_fast.evaluation.constants import MAX_HIDDEN as _NET_MAX_HIDDEN
 
-from nardy_fast.evaluation.network import MAX_COUNT as _NET_MAX_COUNT
-from nardy_fast.evaluation.network import POINT_FEATURES as _NET_POINT_FEATURES
+from nardy_fast.evaluation.constants import MAX_COUNT as _NET_MAX_COUNT
+from nardy_fast.evaluation.constants import POINT_FEATURES as _NET_POINT_FEATURES
 
 cdef enum:
     NET_MAX_INPUTS = 256

@@ -24,9 +24,7 @@ ORDER = ("facts", "core", "engine", "shell")
 
 #: Imports from a lower layer to a higher one, as (importer, imported) without the package prefix.
 KNOWN_UPWARD: set[tuple[str, str]] = {
-    ("_core", "evaluation.evaluators"), ("_core", "evaluation.network"), ("_core", "evaluation.race"),
-    ("_core", "evaluation.search"), ("reference.evaluate", "evaluation.evaluators"),
-    ("reference.network", "evaluation.network"), ("reference.playout", "game"), ("reference.playout", "playouts"),
+    ("_core", "evaluation.race"), ("reference.playout", "game"), ("reference.playout", "playouts"),
     ("reference.playout", "policies"), ("reference.playout", "registry"), ("reference.race_eval", "evaluation.race"),
 }
 #: Modules in an import cycle (type-checking imports counted).

@@ -25,7 +25,8 @@ from ..variants import VARIANTS
 from .builtin import Builtin
 from .classes import BEAROFF, CONTACT, RACE, classes_of
 from .composite import Composite, Evaluator, contact_of, resolve_evaluator
-from .outcomes import check_probabilities
+from .constants import CHECK_ONLY
+from .outcomes import check_probabilities, terminal_probabilities
 
 if TYPE_CHECKING:
     from ..implementation import Implementation
@@ -53,8 +54,6 @@ Floats = npt.NDArray[np.float64]
 #: position (the checks of :func:`nardy_fast.layout.unpack`, the core's row gate).
 EvaluateKernel = Callable[[Rows, int, object, Floats], int]
 
-#: The kind that asks an evaluate kernel only to check its rows.
-CHECK_ONLY = -1
 
 
 EvaluatorLike = Union[str, Builtin, Composite, Evaluator]
@@ -71,19 +70,6 @@ def served(evaluator: Builtin) -> Optional[tuple[str, ...]]:
         evaluator = contact_of(evaluator)
     variant = getattr(evaluator, "variant", None)
     return (variant,) if isinstance(variant, str) else SERVES.get(evaluator.name)
-
-
-def terminal_probabilities(rows: Rows) -> Floats:
-    """The outcomes of finished games (n, 64) for their sides to move: certain (docs/rules.md, Game end and
-    scoring)."""
-    points = layout.points(rows)
-    won = layout.winner(rows) == layout.turn(rows)
-    mars, koks = (points >= 2).astype(np.float64), (points >= 3).astype(np.float64)
-    out = np.zeros((len(rows), 5))
-    out[:, 0] = won
-    out[:, 1], out[:, 2] = np.where(won, mars, 0.0), np.where(won, koks, 0.0)
-    out[:, 3], out[:, 4] = np.where(won, 0.0, mars), np.where(won, 0.0, koks)
-    return out
 
 
 def check_served(evaluator: Builtin, rows: Rows, races: bool = True) -> None:

@@ -56,25 +56,17 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from ..encodings import SCHEMES, td_units
+from ..encodings import td_units
 from ..errors import NardyError, field_error
 from ..files import MAX_JSON_INT, Member, parse_json, read_npz, write_npz
 from ..inputs import choice
 from ..variants import VARIANTS
 from .builtin import Builtin
+from .constants import INPUTS, MAX_COUNT, MAX_HIDDEN, POINT_FEATURES, SCHEME
 
 __all__ = ["SCHEME", "INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR",
            "MAX_TRAINING_DEPTH", "MAX_TRAINING_CHARS"]
 
-#: The encoding the network reads, and its width.
-SCHEME = "nardy"
-INPUTS = SCHEMES[SCHEME].features
-#: The features of the points (four units a point, the mover's M1..M24 then the opponent's): the first ones.
-POINT_FEATURES = 192
-#: The most checkers on a point a point term is tabled for.
-MAX_COUNT = 15
-#: The most hidden units a network may have (the core's workspace per position).
-MAX_HIDDEN = 512
 #: The largest weight magnitude allowed: with it no float32 sum of the network can overflow.
 MAX_WEIGHT = 1e6
 #: The arrays of a network, in file and checksum order.

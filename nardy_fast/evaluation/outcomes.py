@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from .. import layout
 from ..errors import NardyError, field_error
 
-__all__ = ["OUTPUTS", "EVALUATORS", "equity", "flipped", "check_probabilities"]
+__all__ = ["OUTPUTS", "EVALUATORS", "equity", "flipped", "check_probabilities", "terminal_probabilities"]
 
 #: The five outputs of an evaluator, in its columns' order.
 OUTPUTS = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
@@ -84,3 +85,16 @@ def check_probabilities(values: object, name: str, rows: int = -1) -> Probabilit
         problem = f"must be probabilities in [0, 1] with {OUTPUTS} nested (row {list(map(int, where))} is not)"
         raise field_error(NardyError, name, problem, values)
     return p
+
+
+def terminal_probabilities(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
+    """The outcomes of finished games (n, 64) for their sides to move: certain (docs/rules.md, Game end and
+    scoring)."""
+    points = layout.points(rows)
+    won = layout.winner(rows) == layout.turn(rows)
+    mars, koks = (points >= 2).astype(np.float64), (points >= 3).astype(np.float64)
+    out = np.zeros((len(rows), 5))
+    out[:, 0] = won
+    out[:, 1], out[:, 2] = np.where(won, mars, 0.0), np.where(won, koks, 0.0)
+    out[:, 3], out[:, 4] = np.where(won, 0.0, mars), np.where(won, 0.0, koks)
+    return out

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import layout
 from ..bearoff.semantics import ROLL_ORDER, ROLL_WEIGHTS
-from .evaluators import Builtin, Evaluator, evaluate_rows, terminal_probabilities
-from .outcomes import flipped
+from .constants import INNER_FILTER, MAX_PLIES, TOP_FILTER, MoveFilter
+from .evaluators import Builtin, Evaluator, evaluate_rows
+from .outcomes import flipped, terminal_probabilities
 
 if TYPE_CHECKING:
     from ..implementation import Implementation
@@ -21,20 +22,6 @@ Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
 
 
-class MoveFilter(NamedTuple):
-    """Which candidates a deeper search looks at: the best ``keep`` by 0-ply equity, each within ``width``
-    points of the best one's (GNU Backgammon's move filters)."""
-
-    keep: int
-    width: float
-
-
-#: A 2-ply hint's first cut of the moves of the position itself.
-TOP_FILTER = MoveFilter(8, 0.16)
-#: The replies inside a search whose values need one more ply.
-INNER_FILTER = MoveFilter(3, 0.10)
-#: The deepest search.
-MAX_PLIES = 2
 #: The most rows the search expands or evaluates at once (about: a chunk ends at a parent's last child, and
 #: one position's own results are never split): a level of a 1-ply search below a crazy gulbar ladder's
 #: results holds tens of millions of rows, each chunk 4 MiB of them and what the evaluator makes of them.

@@ -15,8 +15,8 @@ import numpy.typing as npt
 from .. import layout
 from ..errors import NardyError
 from ..evaluation.classes import BEAROFF, CONTACT, OVER, RACE, TWO_SIDED_CHECKERS
-from ..evaluation.evaluators import CHECK_ONLY, terminal_probabilities
-from ..evaluation.outcomes import EVALUATORS
+from ..evaluation.constants import CHECK_ONLY
+from ..evaluation.outcomes import EVALUATORS, terminal_probabilities
 
 __all__ = ["evaluate_rows", "classify_rows", "position_class", "composite_evaluate"]
 

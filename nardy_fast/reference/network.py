@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..encodings import NUMPY_ENCODERS
-from ..evaluation.network import POINT_FEATURES, SCHEME
+from ..evaluation.constants import POINT_FEATURES, SCHEME
 
 __all__ = ["network_evaluate"]
 
