@@ -36,13 +36,13 @@ ROUNDS = 5
 
 def _lockstep(variant: str, policy: Greedy) -> Callable[[], object]:
     """The duel of ``policy`` against itself on the lock-step path (one batch of every pair)."""
-    record = core.IMPLEMENTATION_RECORD
+    kernels = core.Position.kernels
     spec = resolve_policy(policy)
     args = check_playout(variant, PAIRS, bench.SEED, PlayoutOptions(batch=PAIRS))
 
     def run() -> object:
         points = np.zeros(2 * PAIRS, dtype=np.int8)
-        lockstep_duel(record, (spec, spec), args, 0, 2 * PAIRS, points)
+        lockstep_duel(kernels, (spec, spec), args, 0, 2 * PAIRS, points)
         return points
 
     return run

@@ -6,11 +6,12 @@ each method uses the position's own implementation (its tables and kernels)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, ClassVar, Optional
 
 import numpy as np
 import numpy.typing as npt
 
+from .kernels import Kernels, kernels_of
 from .position import Position
 
 if TYPE_CHECKING:
@@ -35,9 +36,9 @@ class Analysis:
     def evaluate(self, evaluator: object = "net") -> npt.NDArray[np.float64]:
         """This position's five outcome probabilities for its side to move by ``evaluator``
         (:func:`nardy_fast.evaluate`); :func:`nardy_fast.equity` of them is its points per game."""
-        from .registry import implementation_of
+        from .evaluation.evaluators import evaluate
 
-        return implementation_of(self).evaluate(self, evaluator)
+        return evaluate(kernels_of(self), self, evaluator)
 
     def hint(
         self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "net", plies: int = 0
@@ -52,9 +53,9 @@ class Analysis:
         move filters (docs/rules.md, Evaluation and search): the moves a 2-ply hint cuts keep their 0-ply
         equity and follow the others. Ties keep ``legal_moves`` order. The compiled core searches built-in
         evaluators in C without the GIL."""
-        from .registry import implementation_of
+        from .policies import hint_moves
 
-        return implementation_of(self).hint(self, roll, evaluator, plies)  # type: ignore[arg-type]
+        return hint_moves(kernels_of(self), self, roll, evaluator, plies)  # type: ignore[arg-type]
 
 
 class AnalysedPosition(Position, Analysis):
@@ -63,3 +64,6 @@ class AnalysedPosition(Position, Analysis):
 
     __slots__ = ()
     __doc__ = Position.__doc__  # help() shows the shared documentation
+    #: What the position's implementation supplies (:class:`~nardy_fast.kernels.Kernels`): its moves, tables,
+    #: evaluators and games, which the engine's methods here use.
+    kernels: ClassVar[Kernels]

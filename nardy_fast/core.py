@@ -14,9 +14,9 @@ from .analysis import AnalysedPosition
 from .bearoff.layouts import all_layouts
 from .bearoff.semantics import MAX_TURNS, Semantics
 from .bearoff.tables import OneSidedArrays
-from .implementation import Implementation, Kernels
+from .implementation import Implementation
+from .kernels import Kernels, Played, PlayoutArgs, StopFlag, Trajectories, on_threads
 from .perft import perft
-from .playouts import Played, PlayoutArgs, StopFlag, Trajectories, on_threads
 from .position import Engine, Move
 from .position import Position as _Position
 from .state import State
@@ -120,11 +120,12 @@ def _two_sided(semantics: Semantics, checkers: int) -> npt.NDArray[np.float64]:
 
 
 _KERNELS = Kernels(
+    name=IMPLEMENTATION,
     batch=_core.batch_children,
     encode=encode_rows,
     playout=_playout,
     game_rolls=_core.game_rolls,
-    segment_argmax=_core.segment_argmax_rows,
+    segment_argmax_kernel=_core.segment_argmax_rows,
     one_sided=_one_sided,
     two_sided=_two_sided,
     one_row=_core.children,
@@ -132,6 +133,9 @@ _KERNELS = Kernels(
     searched=_core.searched,
     hint=_hint,
 )
+
+
+Position.kernels = _KERNELS
 
 
 class Games(_Games):

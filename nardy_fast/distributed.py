@@ -47,11 +47,11 @@ import nardy_fast
 
 from .errors import NardyError, field_error
 from .inputs import choice, integer
+from .kernels import kernels_of
 from .perft import check_depth
 from .playouts import Played, PlayoutArgs, PlayoutOptions, Trajectories, check_playout, split_range
 from .position import Position
-from .registry import implementation_of
-from .rollouts import Rollout, check_position, rollout_options, warn_unbalanced
+from .rollouts import Rollout, check_position, roll_out, rollout_options, warn_unbalanced
 
 __all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
 
@@ -126,7 +126,7 @@ def _playout_task(start: object, games: int, seed: int, options: PlayoutOptions)
 
 def _rollout_task(position: Position, games: int, seed: int, options: PlayoutOptions) -> Rollout:
     """``nardy_fast.rollout`` of these options, by the position's own implementation (no warning: a shard)."""
-    return implementation_of(position).roll_out(position, games, seed, options)
+    return roll_out(kernels_of(position), position, games, seed, options)
 
 
 def _perft_task(positions: list[Position], depth: int) -> int:

@@ -25,14 +25,15 @@ from . import layout
 from .dice import check_seed
 from .errors import NardyError, field_error, uninitialised_error
 from .inputs import choice, integer, items
+from .kernels import PlayoutArgs, Seat, StopFlag, on_threads, split_range
 from .lockstep import first_rolls
-from .playouts import PlayoutArgs, PlayoutOptions, Seat, StopFlag, check_playout, on_threads, split_range
-from .policies import PolicySpec, resolve_policy
-from .turns import MAX_PLIES, POLICIES, rolls_next
+from .playouts import PlayoutOptions, check_playout
+from .policies import Player, resolve_policy
+from .turns import MAX_PLIES, rolls_next
 from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
-    from .implementation import Implementation
+    from .kernels import Kernels
 
 __all__ = ["DuelResult", "duel", "OUTCOMES", "DUEL_DOC", "seat_of", "lockstep_duel"]
 
@@ -185,22 +186,16 @@ The points never depend on ``threads``, ``batch`` or the implementation. Ctrl-C 
 thread of it, within a second or so."""
 
 
-def seat_of(record: Implementation, args: PlayoutArgs, player: PolicySpec) -> Optional[Seat]:
-    """``player`` as a seat of ``record``'s game loop: a built-in policy, or a Greedy with a built-in
-    evaluator bound to ``record`` (its tables; the evaluator checked against the start); ``None`` for a
-    callable policy or a Python evaluator, which play in lock-step."""
-    if player.kind in POLICIES:
-        return Seat(POLICIES.index(player.kind))
-    if player.greedy is None:
-        return None
-    bound = record.bound(args._replace(greedy=player.greedy))  # a built-in evaluator checks the start
-    if bound.evaluator < 0:
-        return None
-    return Seat(0, bound.evaluator, bound.plies, bound.tables, player.greedy)
+def seat_of(kernels: Kernels, args: PlayoutArgs, player: Player) -> Optional[Seat]:
+    """``player`` as a seat of ``kernels``' game loop: a built-in policy, or a Greedy with a built-in
+    evaluator (its tables; the evaluator checked against the start); ``None`` for a callable policy or a
+    Python evaluator, which play in lock-step."""
+    seat = player.seat(kernels, args.rows)
+    return None if seat.policy < 0 else seat
 
 
 def duel(
-    record: Implementation,
+    kernels: Kernels,
     a: object,
     b: object,
     variant: str,
@@ -213,7 +208,7 @@ def duel(
     progress: Optional[Callable[[int], None]] = None,
     flags: Optional[Mapping[str, object]] = None,
 ) -> DuelResult:
-    """:func:`nardy_fast.duel` with ``record``'s kernels."""
+    """:func:`nardy_fast.duel` with ``kernels``'s kernels."""
     count = integer(games)
     if count is None or count < 2 or count % 2 or count >= MAX_GAMES:
         raise field_error(NardyError, "games", "must be an even integer 2..2**31 (pairs on duplicate dice)", games)
@@ -224,26 +219,26 @@ def duel(
     args = check_playout(variant, count // 2, seed, options)
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
-    seats = [seat_of(record, args, player) for player in players]
-    if players[0].greedy is not None and players[0].greedy is players[1].greedy:
-        seats[1] = seats[0]  # one Greedy in both seats: one search for both, as in a playout
+    seats = [seat_of(kernels, args, player) for player in players]
+    if players[0] is players[1]:
+        seats[1] = seats[0]  # one player in both seats: one search for both, as in a playout
     points = np.zeros(count, dtype=np.int8)
     for begin in range(0, count, 2 * args.batch):
         end = min(begin + 2 * args.batch, count)
         if seats[0] is not None and seats[1] is not None:
-            _looped(record, args._replace(duel=(seats[0], seats[1])), begin, end, points)
+            _looped(kernels, args._replace(seats=(seats[0], seats[1]), paired=True), begin, end, points)
         else:
-            lockstep_duel(record, players, args, begin, end, points)
+            lockstep_duel(kernels, players, args, begin, end, points)
         if progress is not None:
             progress(end)
     return DuelResult(repr(players[0]), repr(players[1]), str(variant), args.seed, points)
 
 
-def _looped(record: Implementation, args: PlayoutArgs, begin: int, end: int, points: npt.NDArray[np.int8]) -> None:
-    """Games ``begin`` up to ``end`` (even) of a duel of two seats (``args.duel``) in ``record``'s game loop
+def _looped(kernels: Kernels, args: PlayoutArgs, begin: int, end: int, points: npt.NDArray[np.int8]) -> None:
+    """Games ``begin`` up to ``end`` (even) of a duel of two seats (``args.seats``, paired) in ``kernels``'s game loop
     (its playout kernel), on ``args.threads`` threads: game ``g`` is pair ``g // 2``'s, ``a`` White in even
     games."""
-    records = record.kernels.playout(args._replace(games=end - begin, first_game=args.first_game + begin // 2))
+    records = kernels.playout(args._replace(games=end - begin, first_game=args.first_game + begin // 2))
     assert isinstance(records, np.ndarray)
     a_colour = np.arange(end - begin, dtype=np.int64) % 2  # 0: a is White
     won = records["winner"].astype(np.int64)
@@ -252,8 +247,8 @@ def _looped(record: Implementation, args: PlayoutArgs, begin: int, end: int, poi
 
 
 def lockstep_duel(
-    record: Implementation,
-    players: tuple[PolicySpec, PolicySpec],
+    kernels: Kernels,
+    players: tuple[Player, Player],
     args: PlayoutArgs,
     begin: int,
     end: int,
@@ -267,14 +262,14 @@ def lockstep_duel(
     def play(part: int, stop: StopFlag) -> None:
         first, last = parts[part]
         if last > first:
-            _play(record, players, args, 2 * first, 2 * last, points, stop)
+            _play(kernels, players, args, 2 * first, 2 * last, points, stop)
 
     on_threads(args.threads, play)
 
 
 def _play(
-    record: Implementation,
-    players: tuple[PolicySpec, PolicySpec],
+    kernels: Kernels,
+    players: tuple[Player, Player],
     args: PlayoutArgs,
     begin: int,
     end: int,
@@ -286,13 +281,13 @@ def _play(
     index = np.arange(begin, end, dtype=np.int64)
     numbers = index // 2 + args.first_game  # the dice of both games of a pair
     a_colour = (index % 2).astype(np.int8)  # 0: a is White
-    rows, rolls, drawn = first_rolls(args, numbers, record.kernels.game_rolls)
+    rows, rolls, drawn = first_rolls(args, numbers, kernels.game_rolls)
     plies = np.zeros(len(index), dtype=np.int64)
     active = np.arange(len(index))
     while active.size:
         if stop[0]:
             return
-        children, offsets, _ = record.batch_children(rows[active], rolls[active])
+        children, offsets, _ = kernels.batch_children(rows[active], rolls[active])
         children, offsets = np.asarray(children), np.asarray(offsets)
         picks = np.zeros(len(active), dtype=np.int64)
         a_moves = rows[active, layout.TURN] == a_colour[active]
@@ -303,14 +298,14 @@ def _play(
             child_index, sub = _segments(offsets, chosen)
             games = active[chosen]
             picks[chosen] = player.choose(
-                record, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed, rolls[games]
+                kernels, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed, rolls[games]
             )
         moved = children[offsets[:-1] + picks]
         plies[active] += 1
         rows[active] = moved
         rolling = active[rolls_next(moved)]
         rolls[active] = 0
-        rolls[rolling] = record.kernels.game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
+        rolls[rolling] = kernels.game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
         drawn[rolling] += 1
         active = active[~layout.is_over(moved) & (plies[active] < MAX_PLIES)]
     won = layout.winner(rows)

@@ -16,63 +16,33 @@ import numpy as np
 import numpy.typing as npt
 
 from .analysis import AnalysedPosition
-from .batch import BatchResult, Kernel, OneRow, as_array, check_rolls, check_rows, explain
+from .batch import BatchResult, as_array, check_rows
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
-from .bearoff.tables import OneSided, OneSidedKernel, TwoSided, TwoSidedKernel
-from .bearoff.values import row_outcomes
+from .bearoff.tables import OneSided, TwoSided
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
-from .encodings import EncodeKernel, Features, check_out, check_scheme
+from .encodings import Features, check_out, check_scheme
 from .encodings import explain as explain_row
 from .errors import NardyError
-from .evaluation.evaluators import EvaluateKernel, check_positions, evaluate_rows, resolve_evaluator
+from .evaluation.evaluators import evaluate
+from .kernels import HintKernel, Kernels
 from .layout import WIDTH, Rows
-from .lockstep import GameRolls, callable_playout
-from .playouts import (
-    TRUNCATED,
-    Played,
-    PlayoutArgs,
-    PlayoutKernel,
-    PlayoutOptions,
-    Records,
-    Trajectories,
-    check_playout,
-)
-from .policies import bind, hint_moves
+from .playouts import Played, PlayoutOptions, Records, Trajectories, play
+from .policies import hint_moves
 from .position import Move
 from .position import Position as BasePosition
-from .registry import register
-from .rollouts import Rollout, check_position, check_progress, rollout_options, rollout_parts, warn_unbalanced
-from .segments import SegmentKernel, check_segments
-from .state import check_limit, limit_error
+from .rollouts import (
+    Rollout,
+    check_position,
+    check_progress,
+    roll_out,
+    rollout_options,
+    rollout_parts,
+    warn_unbalanced,
+)
 from .vector import Games as BaseGames
 
 __all__ = ["Kernels", "Implementation", "HintKernel"]
-
-#: An implementation's own search over a built-in evaluator: ``hint(row, d1, d2, plies, kind, tables)`` gives
-#: the children of a checked row for its roll, their values from the row's side to move and the plies each
-#: reached (:meth:`nardy_fast.evaluation.search.Search.hint`, in C).
-HintKernel = Callable[[npt.NDArray[np.int8], int, int, int, int, object], tuple[Rows, npt.NDArray[np.float64], npt.NDArray[np.int8]]]
-
-
-@dataclass(frozen=True)
-class Kernels:
-    """What an implementation supplies: the batch search over checked rows (and optionally a shortcut for one
-    row), the encoder, the playout of the built-in policies, its seeded rolls, its bear-off table builders
-    (:mod:`nardy_fast.bearoff.tables`), and ``searched()``, the work its move searches did in this process
-    (searches started and nodes expanded, counted in blocks of 4096: approximate, for a display of progress)."""
-
-    batch: Kernel
-    encode: EncodeKernel
-    playout: PlayoutKernel
-    game_rolls: GameRolls
-    segment_argmax: SegmentKernel
-    one_sided: OneSidedKernel
-    two_sided: TwoSidedKernel
-    evaluate: EvaluateKernel
-    searched: Callable[[], int]
-    one_row: Optional[OneRow] = None
-    hint: Optional[HintKernel] = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +57,8 @@ class Implementation:
     Games: type[BaseGames]
 
     def __post_init__(self) -> None:
-        register(self)
+        if self.kernels.name != self.name:
+            raise ValueError(f"{self.name}: its kernels must be its own")
 
     def one_sided(self, variant: str, *, checkers: int = 15, cache: bool = False, **flags: object) -> OneSided:  # noqa: D102 - ONE_SIDED_DOC
         return one_sided_table(self.name, self.kernels.one_sided, variant, checkers, cache, flags)
@@ -110,18 +81,13 @@ class Implementation:
         evaluator. The rows are copied and checked first, as for ``encode``: a row that is no position is refused
         (``rows[i]: ...``) before any evaluator sees one. The compiled core evaluates built-in evaluators in C
         without the GIL (Ctrl-C stops it within a second)."""
-        checked = resolve_evaluator(evaluator)
-        if isinstance(rows, BasePosition):
-            rows = rows.to_array()
-        array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
-        values = evaluate_rows(self, check_positions(self, check_rows(array, "rows")), checked)
-        return values[0] if array.ndim == 1 else values
+        return evaluate(self.kernels, rows, evaluator)
 
     def hint(
         self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "net", plies: int = 0
     ) -> list[tuple[Move, float]]:
         """:meth:`Position.hint` of one of this implementation's positions."""
-        return hint_moves(self, position, roll, evaluator, plies)
+        return hint_moves(self.kernels, position, roll, evaluator, plies)
 
     def duel(  # noqa: D102 - DUEL_DOC
         self,
@@ -138,7 +104,7 @@ class Implementation:
         **flags: object,
     ) -> DuelResult:
         return play_duel(
-            self, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads,
+            self.kernels, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads,
             progress=progress, flags=flags,
         )  # fmt: skip
 
@@ -149,10 +115,7 @@ class Implementation:
         ``scores`` is a 1-D array of real numbers without NaN, ``offsets`` rises strictly from 0 to
         ``len(scores)`` (every segment holds a score); both are copied before they are checked and read. The
         compiled core runs without the GIL."""
-        values, ends = check_segments(scores, offsets)
-        out = np.zeros(len(ends) - 1, dtype=np.int64)
-        self.kernels.segment_argmax(values, ends, out)
-        return out
+        return self.kernels.segment_argmax(scores, offsets)
 
     def batch_children(self, positions: object, rolls: object, *, max_results: Optional[int] = None) -> BatchResult:
         """All children of N positions, in CSR form, with no Python object per child.
@@ -171,28 +134,14 @@ class Implementation:
         not mapped in large outputs). Freed buffers, up to 128 MB of each kind, are kept for the next calls,
         whose pages then need no fault, and so are the idle search workspaces, up to 128 MB in all.
         """
-        limit = check_limit(max_results)
-        matrix = check_rows(positions, "positions")
-        roll_rows = check_rolls(rolls, len(matrix))
-        children_rows, offsets, keys, bad, over = self.kernels.batch(matrix, roll_rows, limit)
-        if over:
-            error = limit_error(limit)
-            raise type(error)(f"positions[{bad}]: {error}")
-        if bad >= 0:
-            raise explain(matrix, roll_rows, bad)
-        return children_rows, offsets, keys  # type: ignore[return-value]
+        return self.kernels.batch_children(positions, rolls, max_results=max_results)
 
     def children(
         self, position: object, dice: Optional[Sequence[int]] = None, *, max_results: Optional[int] = None
     ) -> Rows:
         """The children of one position row for ``dice`` (omitted for a pending list, and may be for a finished
         game, which has none), as one (k, 64) array; ``max_results`` as in ``Position.legal_moves``."""
-        if self.kernels.one_row is not None:
-            found = self.kernels.one_row(position, dice, check_limit(max_results))
-            if found is not None:
-                return found
-        roll = (0, 0) if dice is None else dice
-        return self.batch_children(check_rows(position, "positions"), roll, max_results=max_results)[0]
+        return self.kernels.children(position, dice, max_results=max_results)
 
     def encode(self, rows: object, scheme: str, out: Optional[Features] = None) -> Features:
         """The network inputs of packed rows: a ``float32`` array (N, F) for rows (N, 64), a vector (F,) for
@@ -325,16 +274,7 @@ class Implementation:
 
     def play(self, start: object, games: object, seed: object, options: PlayoutOptions) -> Played:
         """:meth:`playout` with its options as one value (:class:`~nardy_fast.playouts.PlayoutOptions`)."""
-        return self._played(self.bound(check_playout(start, games, seed, options)))
-
-    def bound(self, args: PlayoutArgs) -> PlayoutArgs:
-        """A checked playout's Greedy policy bound to this implementation (:func:`~nardy_fast.policies.bind`)."""
-        return bind(self, args)
-
-    def _played(self, args: PlayoutArgs) -> Played:
-        if args.callback is not None or args.chooser is not None:
-            return callable_playout(self.batch_children, self.kernels.game_rolls, args)
-        return self.kernels.playout(args)
+        return play(self.kernels, start, games, seed, options)
 
     def rollout(
         self,
@@ -374,19 +314,7 @@ class Implementation:
     def roll_out(self, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:
         """:meth:`rollout` with its options as one value (:func:`~nardy_fast.rollouts.rollout_options`), and
         no warning: for a part of a rollout, whose games need not balance the rolls alone."""
-        start = check_position(position)
-        if options.truncate is None:
-            records = self.play(start, games, seed, options)
-            assert isinstance(records, np.ndarray)
-            return Rollout.from_records(records, start.turn)
-        # the last position of each game is all a truncated rollout needs of its trajectories
-        args = self.bound(check_playout(start, games, seed, options)._replace(trajectories=True, last_only=True))
-        played = self._played(args)
-        assert isinstance(played, tuple)
-        records, finals = played
-        stopped = finals.rows[records["winner"] == TRUNCATED]
-        race = row_outcomes(self, start.variant, start.flags, stopped) if len(stopped) else None
-        return Rollout.from_records(records, start.turn, race)
+        return roll_out(self.kernels, position, games, seed, options)
 
 
 # one docstring each, shared with nardy_fast.bearoff's functions and nardy_fast.duel

@@ -14,18 +14,16 @@ import numpy.typing as npt
 from . import layout
 from .batch import handed_out
 from .errors import SearchLimitError
-from .playouts import TRUNCATED, PlayoutArgs, Records, StopFlag, Trajectories, on_threads
-from .policies import check_choices
-from .turns import LIMITED, MAX_PLIES, OPENINGS, RECORD, opening_roll, rolls_next, who_starts
+from .kernels import GameRolls, PlayoutArgs, Records, StopFlag, Trajectories, on_threads
+from .turns import LIMITED, MAX_PLIES, OPENINGS, RECORD, TRUNCATED, opening_roll, rolls_next, who_starts
 
 __all__ = ["BatchChildren", "GameRolls", "first_rolls", "handed_out", "lockstep_playout", "gathered", "callable_playout"]
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 Piece = tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]
 
-#: An implementation's ``batch_children`` and its seeded rolls (:func:`nardy_fast.dice.game_rolls`).
+#: An implementation's ``batch_children`` (:meth:`nardy_fast.kernels.Kernels.batch_children`).
 BatchChildren = Callable[..., tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], npt.NDArray[np.uint64]]]
-GameRolls = Callable[[int, npt.NDArray[np.int64], npt.NDArray[np.int64], bool], npt.NDArray[np.int8]]
 
 
 def first_rolls(
@@ -87,8 +85,8 @@ def lockstep_playout(
     copies of all their children (:func:`handed_out`), then each game moves to its chosen child and draws its
     next roll (none after a finished game or before a transfer segment, as :class:`Game` does). Returns early,
     ``out`` part-filled, at the first ply that finds ``stop`` set (another thread of the playout failed)."""
-    policy, chooser = args.callback, args.chooser
-    assert policy is not None or chooser is not None
+    chooser = args.seats[0].chooser  # a playout's one policy: the same seat on both sides
+    assert chooser is not None and not args.paired
     for begin in range(first, last, args.batch):
         end = min(begin + args.batch, last)
         numbers = np.arange(begin, end, dtype=np.int64) + args.first_game
@@ -111,12 +109,7 @@ def lockstep_playout(
                 continue
             if args.trajectories and not args.last_only:
                 trajectory_parts.append((active + begin, rows[active], rolls[active]))
-            counts = np.diff(offsets)
-            if chooser is not None:
-                choices = chooser(rows[active], children, offsets)
-            else:
-                assert policy is not None
-                choices = check_choices(policy(handed_out(children), handed_out(offsets)), counts)
+            choices = chooser(rows[active], children, offsets)
             chosen = children[offsets[:-1] + choices]
             turns[active] += rolls[active, 0] != 0
             plies[active] += 1

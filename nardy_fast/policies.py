@@ -8,8 +8,12 @@ environments' opponents accept as a player, and how each chooses its moves (docs
   depth (a built-in evaluator's name, or any object with an ``evaluate(rows)`` method);
 * a callable ``policy(children, offsets) -> choices`` (see :func:`nardy_fast.playout`).
 
-:func:`resolve_policy` checks a value once; :meth:`PolicySpec.choose` is the one place a policy picks moves
-for a batch of positions, whoever asks.
+Each is an object of one kind, a :class:`Player` (:class:`Random`, :class:`First`, :class:`Greedy`,
+:class:`Callback`; the names and callables above are made into them by :func:`resolve_policy`, which checks a
+value once): :meth:`Player.choose` is the one place a policy picks moves for a batch of positions, whoever
+asks, and :meth:`Player.seat` is its form for an implementation's game loops (:class:`~nardy_fast.kernels.
+Seat`: the built-ins played by the kernels, in C in the compiled core; a Python evaluator or a callable by its
+chooser, in lock-step).
 """
 
 from __future__ import annotations
@@ -34,18 +38,20 @@ from .evaluation.evaluators import (
 )
 from .evaluation.search import MAX_PLIES, Search, equity_of, ranking, seen_from
 from .inputs import choice, integer
+from .kernels import Kernels, Seat
 from .turns import POLICIES
 
 if TYPE_CHECKING:
-    from .implementation import Implementation
-    from .playouts import PlayoutArgs
     from .position import Move, Position
 
 __all__ = [
     "POLICIES",
     "Policy",
+    "Player",
+    "Random",
+    "First",
     "Greedy",
-    "PolicySpec",
+    "Callback",
     "PolicyLike",
     "resolve_policy",
     "check_plies",
@@ -53,7 +59,6 @@ __all__ = [
     "read_choices",
     "choices_problem",
     "greedy_choices",
-    "bind",
     "hint_moves",
 ]
 
@@ -72,8 +77,136 @@ def check_plies(value: object, name: str = "plies") -> int:
     return plies
 
 
+Ints = npt.NDArray[np.int64]
+
+
+class Player:
+    """A policy: what chooses the moves of one side. :meth:`choose` picks a child for each of a batch of
+    positions; :meth:`seat` is the player bound to an implementation's kernels for its game loops."""
+
+    __slots__ = ()
+
+    def seat(self, kernels: Kernels, rows: Rows) -> Seat:
+        """This player as a seat of ``kernels``' game loops, for games starting from ``rows`` (checked rows;
+        a built-in evaluator is checked against them, its tables built)."""
+        raise NotImplementedError
+
+    def choose(
+        self,
+        kernels: Kernels,
+        rows: Rows,
+        children: Rows,
+        offsets: Offsets,
+        numbers: Ints,
+        plies: Ints,
+        seed: int,
+        rolls: Optional[Rows] = None,
+    ) -> Ints:
+        """The chosen child of each position ``rows[i]`` (n, 64) among its ``children[offsets[i]:offsets[i+1]]``
+        (its legal moves for the roll it is to play, ``rolls[i]`` when given: (0, 0) for a pending list), game
+        ``numbers[i]`` at ply ``plies[i]`` of ``seed``'s dice: one index within each position's children."""
+        raise NotImplementedError
+
+
+class _Named(Player):
+    """A built-in policy known by its name in :data:`POLICIES`, which is its ``repr`` (as a duel names it)."""
+
+    __slots__ = ()
+    name = ""
+
+    def seat(self, kernels: Kernels, rows: Rows) -> Seat:
+        return Seat(POLICIES.index(self.name))
+
+    def __repr__(self) -> str:
+        return repr(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+class Random(_Named):
+    """``"random"``: a seeded uniform choice among the distinct legal results (:func:`nardy_fast.dice.choice`
+    of the seed, the game number and the ply)."""
+
+    __slots__ = ()
+    name = "random"
+
+    def choose(  # noqa: D102 - Player.choose
+        self,
+        kernels: Kernels,
+        rows: Rows,
+        children: Rows,
+        offsets: Offsets,
+        numbers: Ints,
+        plies: Ints,
+        seed: int,
+        rolls: Optional[Rows] = None,
+    ) -> Ints:
+        counts = np.diff(offsets)
+        return np.array(
+            [dice.choice(seed, int(g), int(p), int(c)) for g, p, c in zip(numbers, plies, counts)], dtype=np.int64
+        )
+
+
+class First(_Named):
+    """``"first"``: the first result in ``legal_moves`` order."""
+
+    __slots__ = ()
+    name = "first"
+
+    def choose(  # noqa: D102 - Player.choose
+        self,
+        kernels: Kernels,
+        rows: Rows,
+        children: Rows,
+        offsets: Offsets,
+        numbers: Ints,
+        plies: Ints,
+        seed: int,
+        rolls: Optional[Rows] = None,
+    ) -> Ints:
+        return np.zeros(len(rows), dtype=np.int64)
+
+
+class Callback(Player):
+    """A callable ``policy(children, offsets) -> choices`` as a player (see :func:`nardy_fast.playout`): it gets
+    read-only copies of the children and offsets, and its choices are copied, then checked."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Policy) -> None:
+        if not callable(callback) or isinstance(callback, str):
+            raise field_error(NardyError, "callback", "must be callable", callback)
+        self.callback = callback
+
+    def seat(self, kernels: Kernels, rows: Rows) -> Seat:  # noqa: D102 - Player.seat
+        return Seat(-1, chooser=self._chooser)
+
+    def _chooser(self, rows: Rows, children: Rows, offsets: Offsets) -> Ints:
+        return check_choices(self.callback(handed_out(children), handed_out(offsets)), np.diff(offsets))
+
+    def choose(  # noqa: D102 - Player.choose
+        self,
+        kernels: Kernels,
+        rows: Rows,
+        children: Rows,
+        offsets: Offsets,
+        numbers: Ints,
+        plies: Ints,
+        seed: int,
+        rolls: Optional[Rows] = None,
+    ) -> Ints:
+        return self._chooser(rows, children, offsets)
+
+    def __repr__(self) -> str:
+        return repr(self.callback)
+
+
 @dataclass(frozen=True, eq=False, repr=False)
-class Greedy:
+class Greedy(Player):
     """The policy that plays the best move by ``evaluator`` searched ``plies`` deep (0, 1 or 2): the first move of
     :meth:`Position.hint`. ``evaluator`` (by default ``"net"``: the network shipped for the game's variant in
     contact, the race evaluator in races and bear-offs) is a built-in evaluator's name (``"net"``, ``"network"``,
@@ -98,6 +231,29 @@ class Greedy:
     def __repr__(self) -> str:
         return f"Greedy({self.evaluator!r}, plies={self.plies})"
 
+    def seat(self, kernels: Kernels, rows: Rows) -> Seat:  # noqa: D102 - Player.seat
+        def chooser(positions: Rows, children: Rows, offsets: Offsets) -> Ints:
+            return greedy_choices(kernels, self, positions, children, offsets)
+
+        resolved = self.resolved
+        if isinstance(resolved, Builtin):
+            check_served(resolved, rows)
+            return Seat(0, resolved.kind, self.plies, tables_for(kernels, resolved, rows), chooser)
+        return Seat(-1, chooser=chooser)
+
+    def choose(  # noqa: D102 - Player.choose
+        self,
+        kernels: Kernels,
+        rows: Rows,
+        children: Rows,
+        offsets: Offsets,
+        numbers: Ints,
+        plies: Ints,
+        seed: int,
+        rolls: Optional[Rows] = None,
+    ) -> Ints:
+        return greedy_choices(kernels, self, rows, children, offsets, rolls)
+
 
 _GREEDY_FIELDS = frozenset(f.name for f in fields(Greedy))
 # The defaults stay in __init__'s signature; as class attributes they would be read from a Greedy made with
@@ -105,70 +261,24 @@ _GREEDY_FIELDS = frozenset(f.name for f in fields(Greedy))
 for _name in ("evaluator", "plies"):
     delattr(Greedy, _name)
 
-PolicyLike = Union[str, Greedy, "Policy"]
-
-
-@dataclass(frozen=True, eq=False)
-class PolicySpec:
-    """A checked policy: its ``kind`` (``"random"``, ``"first"``, ``"greedy"``, ``"callable"``) and what it
-    needs: the :class:`Greedy` or the callable."""
-
-    kind: str
-    greedy: Optional[Greedy] = None
-    callback: Optional[Policy] = None
-
-    @property
-    def builtin_evaluator(self) -> int:
-        """The kind of a greedy policy's built-in evaluator, -1 for any other policy."""
-        g = self.greedy
-        return g.resolved.kind if g is not None and isinstance(g.resolved, Builtin) else -1
-
-    def __repr__(self) -> str:
-        return repr(self.greedy) if self.greedy is not None else repr(self.callback or self.kind)
-
-    def choose(
-        self,
-        record: Implementation,
-        rows: Rows,
-        children: Rows,
-        offsets: Offsets,
-        numbers: npt.NDArray[np.int64],
-        plies: npt.NDArray[np.int64],
-        seed: int,
-        rolls: Optional[Rows] = None,
-    ) -> npt.NDArray[np.int64]:
-        """The chosen child of each position ``rows[i]`` (n, 64) among its ``children[offsets[i]:offsets[i+1]]``
-        (its legal moves for the roll it is to play, ``rolls[i]`` when given: (0, 0) for a pending list), game
-        ``numbers[i]`` at ply ``plies[i]`` of ``seed``'s dice: one index within each position's children."""
-        counts = np.diff(offsets)
-        if self.kind == "first":
-            return np.zeros(len(rows), dtype=np.int64)
-        if self.kind == "random":
-            return np.array(
-                [dice.choice(seed, int(g), int(p), int(c)) for g, p, c in zip(numbers, plies, counts)], dtype=np.int64
-            )
-        if self.kind == "callable":
-            assert self.callback is not None
-            return check_choices(self.callback(handed_out(children), handed_out(offsets)), counts)
-        assert self.greedy is not None
-        return greedy_choices(record, self.greedy, rows, children, offsets, rolls)
+PolicyLike = Union[str, Player, "Policy"]
 
 
 def greedy_choices(
-    record: Implementation, greedy: Greedy, rows: Rows, children: Rows, offsets: Offsets, rolls: Optional[Rows] = None
-) -> npt.NDArray[np.int64]:
+    kernels: Kernels, greedy: Greedy, rows: Rows, children: Rows, offsets: Offsets, rolls: Optional[Rows] = None
+) -> Ints:
     """The first move of each position's hint ranking (docs/rules.md, Evaluation and search), batched. Given
     the rolls, a deeper search of a built-in evaluator is the implementation's own hint, where it has one."""
     owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
-    search = Search(record, greedy.resolved)
+    search = Search(kernels, greedy.resolved)
     if greedy.plies == 0:
         values = seen_from(rows, owners, children, search.evaluate(children, rows[owners]))
-        return record.segment_argmax(equity_of(values), offsets)
+        return kernels.segment_argmax(equity_of(values), offsets)
     picks = np.zeros(len(rows), dtype=np.int64)
     builtin = greedy.resolved if isinstance(greedy.resolved, Builtin) else None
-    kernel = record.kernels.hint
+    kernel = kernels.hint
     if builtin is not None and kernel is not None and rolls is not None and len(rows):
-        tables = tables_for(record, builtin, rows[:1])
+        tables = tables_for(kernels, builtin, rows[:1])
         for i in range(len(rows)):
             _, values, reached = kernel(rows[i], int(rolls[i, 0]), int(rolls[i, 1]), greedy.plies, builtin.kind, tables)
             picks[i] = ranking(values, reached)[0]
@@ -180,21 +290,27 @@ def greedy_choices(
     return picks
 
 
-def resolve_policy(value: object, name: str = "policy", evaluators: bool = False) -> PolicySpec:
-    """``value`` as a checked policy, or a :class:`~nardy_fast.NardyError` naming ``name``. With
-    ``evaluators``, an evaluator (a built-in's name or an object with ``evaluate``) is its 0-ply
+def resolve_policy(value: object, name: str = "policy", evaluators: bool = False) -> Player:
+    """``value`` as a checked policy (a :class:`Player`), or a :class:`~nardy_fast.NardyError` naming ``name``.
+    With ``evaluators``, an evaluator (a built-in's name or an object with ``evaluate``) is its 0-ply
     :class:`Greedy`."""
     if isinstance(value, Greedy):
         value.resolved  # noqa: B018 - a Greedy made with __new__ alone is refused here, not in the games
-        return PolicySpec("greedy", greedy=value)
+        return value
+    if isinstance(value, Callback):
+        if not callable(getattr(value, "callback", None)):
+            raise uninitialised_error("Callback")
+        return value
+    if isinstance(value, (Random, First)):
+        return value
     if isinstance(value, str):
         known = choice(value, POLICIES)
         if known is not None:
-            return PolicySpec(known)
+            return Random() if known == "random" else First()
     if evaluators and (isinstance(value, (str, Builtin)) or callable(getattr(value, "evaluate", None))):
-        return PolicySpec("greedy", greedy=Greedy(resolve_evaluator(value, name)))
+        return Greedy(resolve_evaluator(value, name))
     if callable(value) and not isinstance(value, str):
-        return PolicySpec("callable", callback=value)
+        return Callback(value)
     also = ", an evaluator" if evaluators else ""
     raise field_error(NardyError, name, f"must be one of {POLICIES}, a Greedy{also} or a callable", value)
 
@@ -249,27 +365,10 @@ def choices_problem(
     return wrong_choice.format(choice=int(array[i]), moves=int(counts[i]), i=i, slot=slot)
 
 
-def bind(record: Implementation, args: PlayoutArgs) -> PlayoutArgs:
-    """A checked playout's Greedy policy bound to ``record``: a built-in evaluator (and its tables) for the
-    kernel, which plays it in C in the compiled core, or a Python evaluator as the lock-step ``chooser``."""
-    greedy = args.greedy
-    if greedy is None:
-        return args
-    if isinstance(greedy.resolved, Builtin):
-        check_served(greedy.resolved, args.rows)
-        tables = tables_for(record, greedy.resolved, args.rows)
-        return args._replace(evaluator=greedy.resolved.kind, plies=greedy.plies, tables=tables)
-
-    def chooser(rows: Rows, children: Rows, offsets: Offsets) -> npt.NDArray[np.int64]:
-        return greedy_choices(record, greedy, rows, children, offsets)
-
-    return args._replace(chooser=chooser)
-
-
 def hint_moves(
-    record: Implementation, position: Position, roll: Optional[Sequence[int]], evaluator: object, plies: object
+    kernels: Kernels, position: Position, roll: Optional[Sequence[int]], evaluator: object, plies: object
 ) -> list[tuple[Move, float]]:
-    """:meth:`Position.hint` of one of ``record``'s positions: its own C search for a built-in evaluator where
+    """:meth:`Position.hint` of one of ``kernels``' positions: its own C search for a built-in evaluator where
     it has one, else the shared search."""
     checked = resolve_evaluator(evaluator)
     depth = check_plies(plies)
@@ -278,10 +377,10 @@ def hint_moves(
     dice = (0, 0) if roll is None or position.pending else (int(roll[0]), int(roll[1]))
     if isinstance(checked, Builtin):
         check_served(checked, row[None, :])  # the position's error, before any of its children's
-    if isinstance(checked, Builtin) and record.kernels.hint is not None and not position.is_over():
-        tables = tables_for(record, checked, row[None, :])
-        _, values, reached = record.kernels.hint(row, dice[0], dice[1], depth, checked.kind, tables)
+    if isinstance(checked, Builtin) and kernels.hint is not None and not position.is_over():
+        tables = tables_for(kernels, checked, row[None, :])
+        _, values, reached = kernels.hint(row, dice[0], dice[1], depth, checked.kind, tables)
     else:
-        _, values, reached = Search(record, checked).hint(row, dice, depth)
+        _, values, reached = Search(kernels, checked).hint(row, dice, depth)
     equities = equity_of(values)
     return [(moves[i], float(equities[i])) for i in ranking(values, reached)]

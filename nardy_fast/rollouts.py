@@ -18,9 +18,11 @@ from typing import Optional, cast
 import numpy as np
 import numpy.typing as npt
 
+from .bearoff.values import row_outcomes
 from .errors import NardyError, NardyWarning, field_error
 from .inputs import choice, integer, items
-from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions
+from .kernels import Kernels
+from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions, bound, check_playout, play, played
 from .position import Position
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "check_progress",
     "rollout_options",
     "rollout_parts",
+    "roll_out",
     "warn_unbalanced",
 ]
 
@@ -333,3 +336,21 @@ def rollout_parts(
         parts.append(roll_out(position, size, seed, replace(options, first_game=first + begin)))
         report(begin + size)
     return Rollout.combine(parts)
+
+
+def roll_out(kernels: Kernels, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:
+    """:func:`nardy_fast.rollout` with ``kernels`` and its options as one value (:func:`rollout_options`), and
+    no warning: for a part of a rollout, whose games need not balance the rolls alone."""
+    start = check_position(position)
+    if options.truncate is None:
+        records = play(kernels, start, games, seed, options)
+        assert isinstance(records, np.ndarray)
+        return Rollout.from_records(records, start.turn)
+    # the last position of each game is all a truncated rollout needs of its trajectories
+    args = bound(kernels, check_playout(start, games, seed, options)._replace(trajectories=True, last_only=True))
+    result = played(kernels, args)
+    assert isinstance(result, tuple)
+    records, finals = result
+    stopped = finals.rows[records["winner"] == TRUNCATED]
+    race = row_outcomes(kernels, start.variant, start.flags, stopped) if len(stopped) else None
+    return Rollout.from_records(records, start.turn, race)

@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from . import dice, layout
 
-__all__ = ["OPENINGS", "MAX_PLIES", "LIMITED", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
+__all__ = ["OPENINGS", "MAX_PLIES", "LIMITED", "TRUNCATED", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
 
 #: How the first roll is made (docs/rules.md, Who starts): the starter rolls two fresh dice,
 #: or plays the two single dice that decided who starts.
@@ -61,6 +61,8 @@ def rolls_next(rows: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 #: The winner of a record whose game was given up at a ply whose search would have held more than the
 #: playout's ``max_results`` positions after one number of steps (a crazy ladder's, in practice).
 LIMITED = -3
+#: The winner of a record whose game ``truncate`` stopped at a bear-off position.
+TRUNCATED = -2
 #: One record per game of :func:`playout`: the winner (0 White, 1 Black, -1 a game given up after
 #: :data:`MAX_PLIES`, -2 a game stopped at a bear-off by ``truncate``, :data:`LIMITED` one given up at a ply
 #: over ``max_results``), the points won, the plies (transfer segments included) and turns (rolls played), and the

@@ -29,7 +29,7 @@ from .policies import choices_problem, read_choices
 from .turns import MAX_PLIES, RECORD, rolls_next
 
 if TYPE_CHECKING:
-    from .implementation import Kernels
+    from .kernels import Kernels
 
 __all__ = ["MAX_GAMES", "LAST_NUMBER", "Finished", "Games", "step_problem"]
 

@@ -150,7 +150,7 @@ cdef struct Seat:
 
 cdef struct GameLoop:
     # what the games of one thread's range share: the starts, the options and the two players of a checked
-    # playout or duel (nardy_fast.playouts.PlayoutArgs), where their positions go and the playout's stop flag
+    # playout or duel (nardy_fast.kernels.PlayoutArgs), where their positions go and the playout's stop flag
     Gen *g                              # the search of the seats that do not search with a hint
     const Pos *starts
     int64_t nstarts
@@ -171,7 +171,7 @@ cdef struct GameLoop:
 cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, int32_t *plies, int32_t *turns,
                    int8_t *winner, int8_t *points) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
-    end, or with ``L.truncate`` to its first bear-off position (winner -2, nardy_fast.playouts.TRUNCATED), as
+    end, or with ``L.truncate`` to its first bear-off position (winner -2, nardy_fast.turns.TRUNCATED), as
     ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions (``last_only``: its last one)
     to ``L.traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds the stop
     flag set. The side to move plays by its seat, ``seats[0]`` White's and ``seats[1]`` Black's: the first

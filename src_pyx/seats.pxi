@@ -1,4 +1,4 @@
-# The C game loop's Python entry: a checked playout or duel (nardy_fast.playouts.PlayoutArgs) set up as one
+# The C game loop's Python entry: a checked playout or duel (nardy_fast.kernels.PlayoutArgs) set up as one
 # GameLoop, a policy per seat (random, first, or greedy with a built-in evaluator and its own search), and
 # one thread's range of its games played without the GIL.
 # Uses: memory, gate, results, hint, games.
@@ -6,11 +6,13 @@
 
 
 cdef int seat_open(Seat *seat, SearchCtx *ctx, list held, object spec, int64_t limit) except -1:
-    """``seat`` as ``spec`` (a ``nardy_fast.playouts.Seat``) says: with a built-in evaluator (``spec.evaluator``
+    """``seat`` as ``spec`` (a ``nardy_fast.kernels.Seat``) says: with a built-in evaluator (``spec.evaluator``
     >= 0, its ``tables``) a search of ``spec.plies`` in ``ctx``, its workspaces taken into ``held``, the ply's
     own search bounded by ``limit`` (0: none; the look-ahead is not bounded); else the first move or a random
     one."""
     cdef int kind = spec.evaluator
+    if kind < 0 and spec.policy < 0:
+        raise _field_error(_NardyError, "seat", "is played by its chooser in lock-step, not by the game loop", spec)
     memset(seat, 0, sizeof(Seat))
     seat.first = spec.policy == POLICY_FIRST
     if kind >= 0:
@@ -24,7 +26,7 @@ cdef int seat_open(Seat *seat, SearchCtx *ctx, list held, object spec, int64_t l
 def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, int8_t[::1] points,
                   int32_t[::1] plies, int32_t[::1] turns, int32_t[::1] stop):
     """Play records ``first`` up to ``last`` of ``args``, a checked playout or duel
-    (``nardy_fast.playouts.PlayoutArgs``: record ``i`` is game number ``first_game + i``, or in a duel
+    (``nardy_fast.kernels.PlayoutArgs``: record ``i`` is game number ``first_game + i``, or in a duel
     ``first_game + i // 2`` with its players swapped in odd records), into the given columns, without the GIL
     (threads may run other ranges of the same columns at once). With ``args.trajectories``, returns the
     positions played (``last_only``: the last of each game) and their rolls, ``(rows (K, 64), rolls (K, 2))``;
@@ -52,7 +54,7 @@ def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, 
     cdef Traj traj
     cdef cnp.npy_intp dims[2]
     memset(&L, 0, sizeof(GameLoop))
-    L.paired = args.duel is not None
+    L.paired = args.paired
     needed = (games + 1) // 2 if L.paired else games
     L.nstarts = starts.shape[0]
     if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games

@@ -64,9 +64,9 @@ def test_the_twins_give_the_same_floats(variant: str, flags: dict[str, object], 
         pytest.skip("pubeval serves short nardy only")
     rows = played(variant, bool(flags))
     evaluator = resolve_evaluator(Composite(contact=contact))
-    record = CORE.IMPLEMENTATION_RECORD
+    kernels = CORE.Position.kernels
     assert isinstance(evaluator, Builtin)
-    tables: Any = tables_for(record, evaluator, rows[:1])  # a search's: the full tables of the variant
+    tables: Any = tables_for(kernels, evaluator, rows[:1])  # a search's: the full tables of the variant
     assert tables[0] is not None and tables[0][0].shape[0] == 54264 and tables[0][2].shape == (924, 924)
     np.testing.assert_array_equal(kernel_values(REFERENCE, rows, tables), kernel_values(CORE, rows, tables))
 
@@ -187,8 +187,8 @@ def test_the_default_plays_every_small_bearoff_best(variant: str, flags: dict[st
         else:
             assert missed.sum() > 0.01 * choice.sum()  # what the composite is for
     if CORE is not None:
-        record = CORE.IMPLEMENTATION_RECORD
-        tables = tables_for(record, Builtin("net"), positions[:1])
+        kernels = CORE.Position.kernels
+        tables = tables_for(kernels, Builtin("net"), positions[:1])
         tops = []
         for i in range(len(rows)):
             found, values, _ = CORE._core.hint_values(rows[i], int(rolls[i, 0]), int(rolls[i, 1]), 0, NET, tables)
@@ -307,8 +307,8 @@ def test_a_composite_serves_the_variants_of_its_contact_part() -> None:
 @needs_core
 def test_the_kernel_refuses_bad_tables() -> None:
     rows = played("short")[:4]
-    record = CORE.IMPLEMENTATION_RECORD
-    good: Any = tables_for(record, Builtin("net"), rows)
+    kernels = CORE.Position.kernels
+    good: Any = tables_for(kernels, Builtin("net"), rows)
     out = np.zeros((len(rows), 5))
     for bad, problem in [
         (None, "tables: are not the composite's tables"),

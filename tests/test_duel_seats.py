@@ -99,11 +99,11 @@ def test_the_points_are_those_recorded_before_the_loop(case: tuple[Any, ...], th
 
 def lockstep_points(module: Any, a: object, b: object, variant: str, games: int, seed: int) -> list[int]:
     """The points of the lock-step Python duel (one batch), whatever the players."""
-    record = module.IMPLEMENTATION_RECORD
+    kernels = module.Position.kernels
     players = (resolve_policy(a, "a", evaluators=True), resolve_policy(b, "b", evaluators=True))
     args = check_playout(variant, games // 2, seed, PlayoutOptions())
     points = np.zeros(games, dtype=np.int8)
-    lockstep_duel(record, players, args, 0, games, points)
+    lockstep_duel(kernels, players, args, 0, games, points)
     return [int(p) for p in points]
 
 
@@ -218,17 +218,18 @@ def test_playouts_keep_their_records(case: tuple[Any, ...], threads: int) -> Non
 
 @pytest.mark.parametrize("name", sorted(IMPLS))
 def test_the_seats_of_players(name: str) -> None:
-    record = IMPLS[name].IMPLEMENTATION_RECORD
+    kernels = IMPLS[name].Position.kernels
     args = check_playout("short", 2, 1, PlayoutOptions())
 
     def seat(value: object) -> object:
-        return seat_of(record, args, resolve_policy(value, "a", evaluators=True))
+        return seat_of(kernels, args, resolve_policy(value, "a", evaluators=True))
 
     assert seat("random") == Seat(0) and seat("first") == Seat(1)
     greedy = Greedy("pubeval", 2)
     found = seat(greedy)
     assert isinstance(found, Seat)
-    assert (found.policy, found.evaluator, found.plies, found.greedy) == (0, nardy_fast.EVALUATORS.index("pubeval"), 2, greedy)
+    assert (found.policy, found.evaluator, found.plies) == (0, nardy_fast.EVALUATORS.index("pubeval"), 2)
+    assert found.chooser is not None
     assert seat(Linear()) is None and seat(Greedy(Linear())) is None and seat(first_policy) is None
 
 

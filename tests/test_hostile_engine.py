@@ -282,25 +282,25 @@ def test_search_in_chunks_is_the_search_in_one_piece(
     position = implementation.Position.from_text(text)
     row = position.to_array()
     whole, tiny = RowSum(), RowSum()
-    record = _dispatch.implementations()[implementation.IMPLEMENTATION].IMPLEMENTATION_RECORD
-    expected = Search(record, whole, chunk=1 << 40).hint(row, roll, plies)
-    found = Search(record, tiny, chunk=50).hint(row, roll, plies)
+    kernels = _dispatch.implementations()[implementation.IMPLEMENTATION].Position.kernels
+    expected = Search(kernels, whole, chunk=1 << 40).hint(row, roll, plies)
+    found = Search(kernels, tiny, chunk=50).hint(row, roll, plies)
     for a, b in zip(expected, found):
         assert np.array_equal(np.asarray(a), np.asarray(b))
     assert whole.largest > 50 and tiny.largest <= 50
 
 
 def test_greedy_with_a_python_evaluator_in_chunks(implementation: ModuleType) -> None:
-    record = _dispatch.implementations()[implementation.IMPLEMENTATION].IMPLEMENTATION_RECORD
+    kernels = _dispatch.implementations()[implementation.IMPLEMENTATION].Position.kernels
     rows = np.array([implementation.Position.from_text(t).to_array() for t, _ in SEARCHED[:3]])
     rolls = np.array([r for _, r in SEARCHED[:3]], dtype=np.int8)
-    children, offsets, _ = record.batch_children(rows, rolls)
+    children, offsets, _ = kernels.batch_children(rows, rolls)
     greedy = Greedy(RowSum(), plies=1)
-    expected = greedy_choices(record, greedy, rows, children, offsets)
+    expected = greedy_choices(kernels, greedy, rows, children, offsets)
     chunk = search_module.CHUNK
     try:
         search_module.CHUNK = 5
-        assert np.array_equal(greedy_choices(record, greedy, rows, children, offsets), expected)
+        assert np.array_equal(greedy_choices(kernels, greedy, rows, children, offsets), expected)
     finally:
         search_module.CHUNK = chunk
 
@@ -317,13 +317,13 @@ def test_a_one_ply_ladder_search_in_bounded_memory() -> None:
     core = MODULES["cython"]
     position = core.Position.from_text(LADDER_TEXT)
     row = position.to_array()
-    record = core.IMPLEMENTATION_RECORD
-    children, _, _ = record.batch_children(row[None, :], (1, 1))
+    kernels = core.Position.kernels
+    children, _, _ = kernels.batch_children(row[None, :], (1, 1))
     assert len(children) == 1603
     evaluator = Zeros()
     tracemalloc.start()
     try:
-        Search(record, evaluator).ranked(row, np.asarray(children), 1)
+        Search(kernels, evaluator).ranked(row, np.asarray(children), 1)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

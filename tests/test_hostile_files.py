@@ -447,9 +447,9 @@ def test_a_bad_bear_off_cache_file_is_built_again(
     monkeypatch.setattr(store, "_BUILT", {})
     calls: list[int] = []
 
-    from nardy_fast.registry import implementation_named
+    from nardy_fast.kernels import kernels_named
 
-    real = implementation_named("python").kernels.one_sided
+    real = kernels_named("python").one_sided
 
     def kernel(semantics: Any, count: int) -> Any:
         calls.append(count)

@@ -773,12 +773,12 @@ def race_kernel_probes() -> None:
     """The race evaluator's kernel fed tables that are no tuple of three, or arrays that are gone once taken:
     a JSON line per probe, with the error or the values of the race."""
     from nardy_fast import _core
+    from nardy_fast.core import Position as CorePosition
     from nardy_fast.evaluation.race import race_tables
-    from nardy_fast.registry import implementation_named
 
     race = EVALUATORS.index("race")
-    rows = np.ascontiguousarray(np.stack([implementation_named("cython").Position.from_text(RACE).to_array()] * 3))
-    good = race_tables(implementation_named("cython"), rows, 3, 2)
+    rows = np.ascontiguousarray(np.stack([CorePosition.from_text(RACE).to_array()] * 3))
+    good = race_tables(CorePosition.kernels, rows, 3, 2)
     assert good is not None and type(good) is tuple and len(good) == 3 and good[2] is not None
     probes: dict[str, object] = {
         "good": good,

@@ -18,7 +18,10 @@ import nardy_fast
 from nardy_fast import Greedy, NardyError
 from nardy_fast._dispatch import implementations
 from nardy_fast.evaluation.evaluators import Builtin
-from nardy_fast.policies import resolve_policy
+from nardy_fast.kernels import Seat
+from nardy_fast.playouts import PlayoutOptions, check_playout
+from nardy_fast.policies import Callback, First, Player, Random, resolve_policy
+from nardy_fast.turns import POLICIES
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
@@ -32,39 +35,60 @@ def first_child(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64]) 
 # --- resolve_policy ---------------------------------------------------------------------------------------------
 
 
+START = nardy_fast.Position.start("short").to_array()[None, :]
+
+
+def seat_of(player: object) -> Seat:
+    assert isinstance(player, Player)
+    return player.seat(nardy_fast.Position.kernels, START)
+
+
 def test_the_policies_it_accepts() -> None:
-    assert resolve_policy("random").kind == "random"
-    assert resolve_policy("first").kind == "first"
-    assert resolve_policy(np.str_("first")).kind == "first"
+    assert resolve_policy("random") == Random() and repr(resolve_policy("random")) == "'random'"
+    assert resolve_policy("first") == First() and resolve_policy(np.str_("first")) == First()
+    assert resolve_policy(Random()) == Random() and resolve_policy(First()) != Random()
+    assert seat_of(Random()) == Seat(POLICIES.index("random"))
+    assert seat_of(First()) == Seat(POLICIES.index("first"))
     g = Greedy(Linear(), plies=1)
-    spec = resolve_policy(g)
-    assert spec.kind == "greedy" and spec.greedy is g and spec.builtin_evaluator == -1
-    spec = resolve_policy(Greedy("pubeval"))
-    assert spec.kind == "greedy" and spec.builtin_evaluator == nardy_fast.EVALUATORS.index("pubeval")
-    spec = resolve_policy(first_child)
-    assert spec.kind == "callable" and spec.callback is first_child and spec.greedy is None
+    assert resolve_policy(g) is g and seat_of(g).policy == -1 and seat_of(g).chooser is not None
+    seat = seat_of(resolve_policy(Greedy("pubeval")))
+    assert seat.evaluator == nardy_fast.EVALUATORS.index("pubeval") and seat.policy == 0
+    found = resolve_policy(first_child)
+    assert isinstance(found, Callback) and found.callback is first_child and repr(found) == repr(first_child)
+    assert seat_of(found).policy == -1 and resolve_policy(found) is found
 
 
 def test_evaluators_where_they_are_allowed() -> None:
     for name in nardy_fast.EVALUATORS:
-        spec = resolve_policy(name, "a", evaluators=True)
-        assert spec.kind == "greedy" and spec.greedy is not None
-        assert spec.greedy.resolved == Builtin(name) and spec.greedy.plies == 0
-        assert repr(spec.greedy) == f"Greedy({name!r}, plies=0)"
-        assert spec.builtin_evaluator == nardy_fast.EVALUATORS.index(name)
+        found = resolve_policy(name, "a", evaluators=True)
+        assert isinstance(found, Greedy)
+        assert found.resolved == Builtin(name) and found.plies == 0
+        assert repr(found) == f"Greedy({name!r}, plies=0)"
+        if name != "race":  # the race evaluator refuses START, a position in contact
+            assert seat_of(found).evaluator == nardy_fast.EVALUATORS.index(name)
     e = Linear()
-    spec = resolve_policy(e, "a", evaluators=True)
-    assert (
-        spec.kind == "greedy"
-        and spec.greedy is not None
-        and spec.greedy.resolved is e
-        and spec.greedy.plies == 0
-    )
-    spec = resolve_policy(Builtin("race"), "a", evaluators=True)
-    assert spec.greedy is not None and spec.builtin_evaluator == 0
+    found = resolve_policy(e, "a", evaluators=True)
+    assert isinstance(found, Greedy) and found.resolved is e and found.plies == 0
+    found = resolve_policy(Builtin("race"), "a", evaluators=True)
+    assert isinstance(found, Greedy) and found.resolved == Builtin("race")
     # the policies stay policies
-    assert resolve_policy("random", "a", evaluators=True).kind == "random"
-    assert resolve_policy(first_child, "a", evaluators=True).kind == "callable"
+    assert resolve_policy("random", "a", evaluators=True) == Random()
+    assert isinstance(resolve_policy(first_child, "a", evaluators=True), Callback)
+
+
+def test_an_uninitialised_callback_is_refused() -> None:
+    with pytest.raises(NardyError, match="Callback"):
+        resolve_policy(Callback.__new__(Callback))
+
+
+def test_a_seat_for_lock_step_is_refused_by_the_game_loops() -> None:
+    """A seat the engine plays by its chooser alone, handed to a playout kernel directly, is an error in
+    both implementations (the same words), never a game played by some other policy."""
+    args = check_playout("short", 2, 1, PlayoutOptions())
+    seat = seat_of(Callback(first_child))
+    for impl in IMPLS.values():
+        with pytest.raises(NardyError, match=r"^seat: is played by its chooser in lock-step"):
+            impl.Position.kernels.playout(args._replace(seats=(seat, seat)))
 
 
 NOT_POLICIES = [42, None, b"random", ["random"], np.array(["random"]), 1.5, True, object()]

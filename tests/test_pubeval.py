@@ -269,15 +269,13 @@ def test_the_greedy_player_plays_pub_best_move() -> None:
     pub_best_move's move on at least 99.5% of the positions with a choice from random games, ties of pubeval
     scores aside (the issue's target; measured 100% of the decided ones)."""
     from nardy_fast.policies import Greedy, greedy_choices
-    from nardy_fast.registry import implementation_named
-
-    record = implementation_named(nardy_fast.IMPLEMENTATION)
+    kernels = nardy_fast.Position.kernels
     _, paths = nardy_fast.playout("short", 200, seed=29, trajectories=True)
     rolled = np.flatnonzero(paths.rolls[:, 0] > 0)
     rows, rolls = paths.rows[rolled], paths.rolls[rolled]
-    children, offsets, _ = record.batch_children(rows, rolls)
+    children, offsets, _ = kernels.batch_children(rows, rolls)
     children = np.ascontiguousarray(children[: offsets[-1]])
-    picks = greedy_choices(record, Greedy("pubeval"), rows, children, offsets)
+    picks = greedy_choices(kernels, Greedy("pubeval"), rows, children, offsets)
     parent_race = layout.is_race(rows)
     decided = same = 0
     for i in np.flatnonzero(np.diff(offsets) > 1):

@@ -24,13 +24,13 @@ from nardy_fast.errors import NardyError
 from nardy_fast.evaluation import race as race_module
 from nardy_fast.evaluation.outcomes import EVALUATORS
 from nardy_fast.evaluation.race import CONSTANTS, KEYS, RaceTables, build_tables, race_tables
+from nardy_fast.kernels import kernels_named
 from nardy_fast.reference.race_eval import race_evaluate
-from nardy_fast.registry import implementation_named
 from nardy_fast.variants import VARIANTS
 
 KIND = EVALUATORS.index("race")
-CORE = implementation_named("cython")
-REFERENCE = implementation_named("python")
+CORE = kernels_named("cython")
+REFERENCE = kernels_named("python")
 Rows = npt.NDArray[np.int8]
 
 # every kind of dice: (variant, flags); long and short nardy share theirs
@@ -50,7 +50,7 @@ def core_tables(variant: str, ladder4: bool = False, checkers: int = 15, two_sid
     checked; smaller elsewhere, to keep the file quick: larger bear-offs then go to the formula)."""
     flags: dict[str, object] = {"ladder_per_value": 4} if ladder4 else {}
     return build_tables(
-        CORE.name, CORE.kernels.one_sided, CORE.kernels.two_sided, variant, flags, checkers, two_sided
+        CORE.name, CORE.one_sided, CORE.two_sided, variant, flags, checkers, two_sided
     )
 
 

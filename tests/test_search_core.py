@@ -31,7 +31,8 @@ from nardy_fast.bearoff.semantics import ROLL_ORDER, ROLL_WEIGHTS  # noqa: E402
 from nardy_fast.errors import NardyError  # noqa: E402
 from nardy_fast.evaluation.outcomes import EVALUATORS  # noqa: E402
 from nardy_fast.evaluation.search import INNER_FILTER, MAX_PLIES, TOP_FILTER  # noqa: E402
-from nardy_fast.playouts import PlayoutOptions, check_playout  # noqa: E402
+from nardy_fast.kernels import Seat  # noqa: E402
+from nardy_fast.playouts import PlayoutOptions, bound, check_playout  # noqa: E402
 
 RACE = EVALUATORS.index("race")
 PUBEVAL = EVALUATORS.index("pubeval")
@@ -306,7 +307,7 @@ def test_bad_plies_raise(plies: int) -> None:
     row = nardy_fast.Position.start("long").to_array().copy()
     with pytest.raises(NardyError, match=r"^plies: must be one of \(0, 1, 2\)"):
         _core.hint_values(row, 3, 1, plies, HEURISTIC, None)
-    args = check_playout("long", 2, 1, PlayoutOptions())._replace(evaluator=HEURISTIC, plies=plies)
+    args = check_playout("long", 2, 1, PlayoutOptions())._replace(seats=(Seat(0, HEURISTIC, plies),) * 2)
     with pytest.raises(NardyError, match=r"^plies: "):
         nardy_fast.core._playout(args)
 
@@ -317,7 +318,7 @@ def test_an_evaluator_that_cannot_value_a_position_the_search_reached() -> None:
     for plies in (0, 1):
         with pytest.raises(NardyError, match=r"^evaluator: cannot value a position the search reached \(got 'long "):
             _core.hint_values(row, 3, 1, plies, RACE, None)
-    args = check_playout("long", 2, 1, PlayoutOptions())._replace(evaluator=RACE)
+    args = check_playout("long", 2, 1, PlayoutOptions())._replace(seats=(Seat(0, RACE),) * 2)
     with pytest.raises(NardyError, match=r"^evaluator: cannot value"):
         nardy_fast.core._playout(args)
 
@@ -342,7 +343,7 @@ def test_bad_rows_and_rolls_raise() -> None:
 def greedy_playout(variant: str, games: int, seed: int, plies: int, threads: int = 1,
                    kind: int = HEURISTIC) -> tuple[np.ndarray, Optional[object]]:  # fmt: skip
     args = check_playout(variant, games, seed, PlayoutOptions(threads=threads, trajectories=True))
-    records, played = nardy_fast.core._playout(args._replace(evaluator=kind, plies=plies))
+    records, played = nardy_fast.core._playout(args._replace(seats=(Seat(0, kind, plies),) * 2))
     return records, played
 
 
@@ -390,7 +391,7 @@ def test_one_ply_greedy_plays_the_best_move_of_the_hint() -> None:
 def test_playout_without_evaluator_is_the_policy_as_before() -> None:
     """evaluator -1 keeps the policy index: "first" plays each row's first child."""
     args = check_playout("long", 2, 5, PlayoutOptions(policy="first", trajectories=True))
-    _, played = nardy_fast.core._playout(args)
+    _, played = nardy_fast.core._playout(bound(nardy_fast.core.Position.kernels, args))
     rows, rolls = played.rows, played.rolls
     for t in range(int(played.offsets[1]) - 1):
         children = _core.children(rows[t].copy(), (int(rolls[t][0]), int(rolls[t][1])))

@@ -204,17 +204,17 @@ def two_sided_table(
 def table_of(kind: object, implementation: object, key: object, checkers: object) -> object:
     """The table a pickle names (``OneSided``/``TwoSided`` pickle as their kind, implementation, table key and
     checkers, not as arrays): built, or found, as any other, every part checked."""
-    from ..registry import implementation_named
+    from ..kernels import kernels_named
 
-    record = implementation_named(implementation)
+    kernels = kernels_named(implementation)
     semantics = next((s for k, s in SEMANTICS.items() if type(key) is str and key == k), None)
     if semantics is None:
         raise field_error(NardyError, "key", f"must be one of {sorted(SEMANTICS)}", key)
     variant, flags = semantics.variant, semantics.flags
     if type(kind) is str and kind == "one_sided":
-        return one_sided_table(record.name, record.kernels.one_sided, variant, checkers, False, flags)
+        return one_sided_table(kernels.name, kernels.one_sided, variant, checkers, False, flags)
     if type(kind) is str and kind == "two_sided":
-        return two_sided_table(record.name, record.kernels.two_sided, variant, checkers, flags)
+        return two_sided_table(kernels.name, kernels.two_sided, variant, checkers, flags)
     raise field_error(NardyError, "kind", "must be 'one_sided' or 'two_sided'", kind)
 
 

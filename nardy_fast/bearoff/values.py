@@ -16,13 +16,13 @@ import numpy.typing as npt
 from .. import layout
 from ..board import mover_point, to_mover
 from ..errors import NardyError, field_error
-from ..registry import implementation_of
+from ..kernels import kernels_of
 from .layouts import MAX_CHECKERS, layout_ids
 from .store import one_sided_table, two_sided_table
 from .tables import TWO_SIDED_CHECKERS, RaceProbabilities, race_outcomes
 
 if TYPE_CHECKING:
-    from ..implementation import Implementation
+    from ..kernels import Kernels
     from ..position import Position
 
 __all__ = ["race_probabilities", "row_outcomes"]
@@ -33,7 +33,7 @@ def race_probabilities(position: Position) -> RaceProbabilities:
     the tables of the position's own implementation: exact from the two-sided table when both sides have at
     most 6 checkers left, else from the one-sided tables. A position that is not a bear-off, or whose game
     is over, is a :class:`~nardy_fast.NardyError` naming ``position``."""
-    record = implementation_of(position)  # a NardyError for anything but a Position
+    kernels = kernels_of(position)  # a NardyError for anything but a Position
     if position.is_over():
         raise field_error(NardyError, "position", "is a finished game", position.to_text())
     if not position.is_bearoff():
@@ -50,20 +50,20 @@ def race_probabilities(position: Position) -> RaceProbabilities:
     # the smallest tables that hold both sides (a prefix of the larger ones: the reference builds them slowly)
     needed = max(sum(x), sum(y))
     if needed <= TWO_SIDED_CHECKERS:
-        win = two_sided_table(record.name, record.kernels.two_sided, st.variant, needed, flags).win_probability(x, y)
+        win = two_sided_table(kernels.name, kernels.two_sided, st.variant, needed, flags).win_probability(x, y)
         assert isinstance(win, float)
         return RaceProbabilities(win, 0.0, 1.0 - win, 0.0, True)
-    table = one_sided_table(record.name, record.kernels.one_sided, st.variant, needed, False, flags)
+    table = one_sided_table(kernels.name, kernels.one_sided, st.variant, needed, False, flags)
     values = [float(v) for v in np.asarray(table.race_probabilities(x, y))]
     return RaceProbabilities(values[0], values[1], values[2], values[3], False)
 
 
 def row_outcomes(
-    record: Implementation, variant: str, flags: Mapping[str, object], rows: npt.NDArray[np.int8]
+    kernels: Kernels, variant: str, flags: Mapping[str, object], rows: npt.NDArray[np.int8]
 ) -> npt.NDArray[np.float64]:
     """For bear-off rows (N, 64) of ``variant`` under ``flags``, unfinished, with no pending list, the probabilities of a rollout's
     six outcomes (:data:`nardy_fast.rollouts.OUTCOMES`: White's single win, mars, koks, then Black's), (N, 6),
-    from ``record``'s tables."""
+    from ``kernels``'s tables."""
     board = rows[:, layout.BOARD : layout.BOARD + 24]
     white = np.maximum(board[:, 0:6], 0)
     black = np.maximum(-board[:, [mover_point(variant, m) - 1 for m in range(1, 7)]], 0)
@@ -77,12 +77,12 @@ def row_outcomes(
     x, y = x[first], y[first]
     xi, yi = layout_ids(x), layout_ids(y)
     needed = int(max(x.sum(axis=1).max(), y.sum(axis=1).max()))
-    table = one_sided_table(record.name, record.kernels.one_sided, variant, needed, False, flags)
+    table = one_sided_table(kernels.name, kernels.one_sided, variant, needed, False, flags)
     unique = race_outcomes(table.arrays, xi, x.sum(axis=1) == MAX_CHECKERS, yi, y.sum(axis=1) == MAX_CHECKERS)
     small = (x.sum(axis=1) <= TWO_SIDED_CHECKERS) & (y.sum(axis=1) <= TWO_SIDED_CHECKERS)
     if small.any():
         smaller = int(max(x[small].sum(axis=1).max(), y[small].sum(axis=1).max(), 1))
-        win = two_sided_table(record.name, record.kernels.two_sided, variant, smaller, flags).win[xi[small], yi[small]]
+        win = two_sided_table(kernels.name, kernels.two_sided, variant, smaller, flags).win[xi[small], yi[small]]
         unique[small] = np.stack([win, np.zeros_like(win), 1.0 - win, np.zeros_like(win)], axis=1)
     mover = unique[inverse.reshape(-1)]
     # the mover's single win and mars, single loss and mars, as White's or Black's outcomes

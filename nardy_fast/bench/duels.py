@@ -42,7 +42,7 @@ def duel_works(variant: str, evaluator: str, pairs: int, seed: int = SEED) -> di
 
     def lockstep() -> object:
         points = np.zeros(2 * pairs, dtype=np.int8)
-        lockstep_duel(core.IMPLEMENTATION_RECORD, (spec, spec), args, 0, 2 * pairs, points)
+        lockstep_duel(core.Position.kernels, (spec, spec), args, 0, 2 * pairs, points)
         return points
 
     def duel(threads: int) -> object:

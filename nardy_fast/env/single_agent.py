@@ -18,9 +18,9 @@ from ..evaluation.evaluators import Builtin, Evaluator, served
 from ..evaluation.outcomes import EVALUATORS
 from ..game import Game
 from ..inputs import IntLike, choice, integer
-from ..policies import Greedy, PolicySpec, resolve_policy
+from ..kernels import kernels_of
+from ..policies import Callback, Greedy, Player, resolve_policy
 from ..position import Move
-from ..registry import implementation_of
 from ..turns import POLICIES
 from ..vector import MAX_GAMES
 from .aec import NardyEnv
@@ -140,9 +140,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = checked_seat
         #: The opponent as given (a name as the plain string).
         self.opponent: object = given
-        self._policy = (
-            spec if spec.callback is None else PolicySpec("callable", callback=_one_choice(spec.callback))
-        )
+        self._policy = Callback(_one_choice(spec.callback)) if isinstance(spec, Callback) else spec
         self._illegal = False  # the episode ended on a masked-out action
         self.render_mode = self.aec.render_mode
         self.observation_space = self.aec.observation_space(checked_seat)
@@ -241,7 +239,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         position = game.position
         children = np.stack([move.result.to_array() for move in moves])
         picks = self._policy.choose(
-            implementation_of(position),
+            kernels_of(position),
             position.to_array()[None, :],
             children,
             np.array([0, len(moves)], dtype=np.int64),
@@ -269,9 +267,9 @@ def single_agent_vector_env(num_envs: IntLike = 1, **kwargs: Any) -> SyncVectorE
     return SyncVectorEnv([lambda: first, *[partial(SingleAgentEnv, **kwargs)] * (count - 1)])
 
 
-def _check_served(spec: PolicySpec, variant: str, opponent: object) -> None:
+def _check_served(spec: Player, variant: str, opponent: object) -> None:
     """A greedy opponent's built-in evaluator must serve ``variant``."""
-    evaluator = spec.greedy.resolved if spec.greedy is not None else None
+    evaluator = spec.resolved if isinstance(spec, Greedy) else None
     if isinstance(evaluator, Builtin):
         serves = served(evaluator)
         if serves is not None and variant not in serves:

@@ -12,15 +12,17 @@ each position class's rows given to its own part (:func:`composite_rows`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import layout
-from ..batch import handed_out
+from ..batch import as_array, check_rows, handed_out
 from ..errors import InvalidPositionError, NardyError, field_error
+from ..kernels import EvaluateKernel, Kernels
+from ..layout import WIDTH
+from ..position import Position
 from ..variants import VARIANTS
 from .builtin import Builtin
 from .classes import BEAROFF, CONTACT, RACE, classes_of
@@ -28,15 +30,13 @@ from .composite import Composite, Evaluator, contact_of, resolve_evaluator
 from .constants import CHECK_ONLY
 from .outcomes import check_probabilities, terminal_probabilities
 
-if TYPE_CHECKING:
-    from ..implementation import Implementation
-
 __all__ = [
     "Builtin",
     "Evaluator",
     "EvaluatorLike",
     "EvaluateKernel",
     "resolve_evaluator",
+    "evaluate",
     "evaluate_rows",
     "check_positions",
     "CHECK_ONLY",
@@ -47,14 +47,6 @@ __all__ = [
 
 Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
-
-#: An implementation's evaluator kernel: ``kernel(rows, kind, tables, out) -> bad`` values checked rows
-#: (n, 64) with built-in evaluator ``kind`` into ``out`` (n, 5); -1, or the first row it cannot value. With
-#: ``kind`` :data:`CHECK_ONLY` it values nothing (``out`` is left alone): -1, or the first row that is not a
-#: position (the checks of :func:`nardy_fast.layout.unpack`, the core's row gate).
-EvaluateKernel = Callable[[Rows, int, object, Floats], int]
-
-
 
 EvaluatorLike = Union[str, Builtin, Composite, Evaluator]
 
@@ -95,12 +87,12 @@ def not_race(rows: Rows, index: int) -> NardyError:
     return not_a_race_error(rows[index], f"rows[{index}]")
 
 
-def tables_for(record: Implementation, evaluator: Builtin, rows: Rows, own: bool = False) -> object:
+def tables_for(kernels: Kernels, evaluator: Builtin, rows: Rows, own: bool = False) -> object:
     """What the built-in ``evaluator`` reads for ``rows`` of one variant and flags: the race evaluator's
-    bear-off tables from ``record``'s builders, a network's weights (``"network"``: those shipped for the
+    bear-off tables from ``kernels``'s builders, a network's weights (``"network"``: those shipped for the
     rows' variant), the composite's ``(race tables, contact kind, contact tables)`` (``"net"``), else
     ``None``. The composite's race tables serve every position ``own`` rows are or (not ``own``: a hint or a
-    game in ``record``'s own search) lead to; an implementation without a search of its own (the reference)
+    game in ``kernels``'s own search) lead to; an implementation without a search of its own (the reference)
     values rows with their own tables as its search reaches them."""
     if not len(rows):
         return None
@@ -110,19 +102,19 @@ def tables_for(record: Implementation, evaluator: Builtin, rows: Rows, own: bool
         return network_for(evaluator, VARIANTS[int(rows[0, layout.VARIANT])]).tables
     if evaluator.name == "net":
         contact = contact_of(evaluator)
-        contact_tables = tables_for(record, contact, rows)
-        if own or record.kernels.hint is None:
+        contact_tables = tables_for(kernels, contact, rows)
+        if own or kernels.hint is None:
             from .race import race_tables
 
-            return race_tables(record, rows), contact.kind, contact_tables
+            return race_tables(kernels, rows), contact.kind, contact_tables
         from .race import reached_tables
 
-        return reached_tables(record, rows), contact.kind, contact_tables
+        return reached_tables(kernels, rows), contact.kind, contact_tables
     if evaluator.name != "race":
         return None
     from .race import race_tables  # the tables are built by those who value races
 
-    return race_tables(record, rows)
+    return race_tables(kernels, rows)
 
 
 def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[Optional[npt.NDArray[np.int64]]]:
@@ -137,13 +129,13 @@ def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[Optional[npt.NDA
     return [np.flatnonzero(inverse == g) for g in range(int(inverse.max()) + 1)]
 
 
-def check_positions(record: Implementation, rows: Rows) -> Rows:
-    """``rows`` (n, 64), once ``record``'s kernel found every one a position the rules allow; else the error
+def check_positions(kernels: Kernels, rows: Rows) -> Rows:
+    """``rows`` (n, 64), once ``kernels``'s kernel found every one a position the rules allow; else the error
     of the first that is not, naming it (``rows[i]: ``) and the field at fault. The one gate of
     ``nardy_fast.evaluate``, for every evaluator and both implementations alike: no evaluator, built-in or
     the caller's, is shown a row that is no position (16 checkers, padding not zero, a variant column out of
     range), which one implementation would value and the other refuse."""
-    bad = record.kernels.evaluate(rows, CHECK_ONLY, None, np.empty((len(rows), 5)))
+    bad = kernels.evaluate(rows, CHECK_ONLY, None, np.empty((len(rows), 5)))
     if bad < 0:
         return rows
     try:
@@ -154,13 +146,24 @@ def check_positions(record: Implementation, rows: Rows) -> Rows:
     raise field_error(InvalidPositionError, f"rows[{bad}]", "is not a position the rules allow", rows[bad].tolist())
 
 
+def evaluate(kernels: Kernels, rows: object, evaluator: object) -> Floats:
+    """:func:`nardy_fast.evaluate` with ``kernels``: the evaluator resolved, the rows copied and checked (one
+    row or ``Position``: one vector of values), then valued."""
+    checked = resolve_evaluator(evaluator)
+    if isinstance(rows, Position):
+        rows = rows.to_array()
+    array = as_array(rows, "rows", NardyError, f"(N, {WIDTH})")
+    values = evaluate_rows(kernels, check_positions(kernels, check_rows(array, "rows")), checked)
+    return values[0] if array.ndim == 1 else values
+
+
 def evaluate_rows(
-    record: Implementation,
+    kernels: Kernels,
     rows: Rows,
     evaluator: Union[Builtin, Composite, Evaluator],
     parents: Optional[Rows] = None,
 ) -> Floats:
-    """The values (n, 5) of checked rows (n, 64) for their sides to move by ``evaluator`` with ``record``'s
+    """The values (n, 5) of checked rows (n, 64) for their sides to move by ``evaluator`` with ``kernels``'s
     kernels: finished games their outcome, the others the evaluator's. ``parents`` (n, 64), when the rows are
     children, are the positions they were moved from: pubeval weighs a move by the weight set of the position
     before it, as Tesauro's program does (:mod:`nardy_fast.evaluation.pubeval`)."""
@@ -182,15 +185,15 @@ def evaluate_rows(
                 contact = np.flatnonzero(~layout.is_race(part) & ~layout.is_over(part))
                 if contact.size:
                     raise not_race(rows, int(index[contact[0]]))
-            tables = tables_for(record, evaluator, part, own=True) if context[index[0]] < 0 else bool(context[index[0]])
-            bad = record.kernels.evaluate(part, evaluator.kind, tables, values)
+            tables = tables_for(kernels, evaluator, part, own=True) if context[index[0]] < 0 else bool(context[index[0]])
+            bad = kernels.evaluate(part, evaluator.kind, tables, values)
             if bad >= 0:
                 raise not_race(rows, int(index[bad]))
             if group is not None:
                 out[group] = values
         return out
     if isinstance(evaluator, Composite):
-        return composite_rows(record, rows, evaluator, parents)
+        return composite_rows(kernels, rows, evaluator, parents)
     over = layout.is_over(rows)
     if over.any():
         out[over] = terminal_probabilities(rows[over])
@@ -202,7 +205,7 @@ def evaluate_rows(
     return out
 
 
-def composite_rows(record: Implementation, rows: Rows, composite: Composite, parents: Optional[Rows]) -> Floats:
+def composite_rows(kernels: Kernels, rows: Rows, composite: Composite, parents: Optional[Rows]) -> Floats:
     """The values (n, 5) of checked rows by ``composite``: each class's rows given to its own evaluator (one
     call each), a finished game valued by its outcome."""
     classes = classes_of(rows)
@@ -212,5 +215,5 @@ def composite_rows(record: Implementation, rows: Rows, composite: Composite, par
         if index.size:
             resolved = resolve_evaluator(part)
             before = None if parents is None else parents[index]
-            out[index] = evaluate_rows(record, np.ascontiguousarray(rows[index]), resolved, before)
+            out[index] = evaluate_rows(kernels, np.ascontiguousarray(rows[index]), resolved, before)
     return out

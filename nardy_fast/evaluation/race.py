@@ -104,7 +104,7 @@ from ..notation import format_position
 from ..variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
-    from ..implementation import Implementation
+    from ..kernels import Kernels
 
 __all__ = [
     "RaceConstants",
@@ -265,12 +265,12 @@ def build_tables(
 
 
 def race_tables(
-    record: Implementation,
+    kernels: Kernels,
     rows: npt.NDArray[np.int8],
     checkers: object = MAX_CHECKERS,
     two_sided: object = TWO_SIDED_CHECKERS,
 ) -> Optional[RaceTables]:
-    """The tables of :func:`build_tables` from ``record``'s builders for checked ``rows`` (N, 64) that share
+    """The tables of :func:`build_tables` from ``kernels``'s builders for checked ``rows`` (N, 64) that share
     their variant and flag columns, no larger than the rows need: ``None`` when no row is a bear-off the
     tables value, else the one-sided table of ``min(checkers, k)`` checkers and the two-sided one of
     ``min(two_sided, checkers, k)``, ``k`` the most checkers a side of those bear-offs holds. A smaller table
@@ -285,9 +285,9 @@ def race_tables(
     left = MAX_CHECKERS - rows[served][:, layout.OFF : layout.OFF + 2].astype(np.int64)
     needed = max(int(left.max()), 1)
     state = layout.unpack(rows[0])
-    kernels = record.kernels
+    kernels = kernels
     return build_tables(
-        record.name,
+        kernels.name,
         kernels.one_sided,
         kernels.two_sided,
         state.variant,
@@ -297,18 +297,18 @@ def race_tables(
     )
 
 
-def reached_tables(record: Implementation, rows: npt.NDArray[np.int8]) -> RaceTables:
+def reached_tables(kernels: Kernels, rows: npt.NDArray[np.int8]) -> RaceTables:
     """The full tables of :func:`build_tables` (the one-sided of :data:`MAX_CHECKERS` checkers, the two-sided
-    of :data:`TWO_SIDED_CHECKERS`) of checked ``rows``' variant and flags from ``record``'s builders: those
+    of :data:`TWO_SIDED_CHECKERS`) of checked ``rows``' variant and flags from ``kernels``'s builders: those
     of every bear-off a hint or a game from any position of that variant reaches (the core builds them in
     about two seconds, once per process). Remembered by the columns that name them (variant and flags), so that
     a hint, which asks for them every time, does not look them up again."""
-    key = (record.name, rows[0, layout.VARIANT : layout.EXCEPTION_DOUBLES + 1].tobytes())
+    key = (kernels.name, rows[0, layout.VARIANT : layout.EXCEPTION_DOUBLES + 1].tobytes())
     found = _REACHED.get(key)
     if found is None:
         state = layout.unpack(rows[0])
-        kernels = record.kernels
-        found = build_tables(record.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
+        kernels = kernels
+        found = build_tables(kernels.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
         _REACHED[key] = found  # the tables are built once per process: a race here stores the same ones
     return found
 

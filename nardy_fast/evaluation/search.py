@@ -14,7 +14,7 @@ from .evaluators import Builtin, Evaluator, evaluate_rows
 from .outcomes import flipped, terminal_probabilities
 
 if TYPE_CHECKING:
-    from ..implementation import Implementation
+    from ..kernels import Kernels
 
 __all__ = ["MoveFilter", "TOP_FILTER", "INNER_FILTER", "MAX_PLIES", "CHUNK", "Search", "ranking"]
 
@@ -67,21 +67,21 @@ class Search:
     answer. The reference's search, and the core's for Python evaluators."""
 
     def __init__(
-        self, record: Implementation, evaluator: Union[Builtin, Evaluator], chunk: Optional[int] = None
+        self, kernels: Kernels, evaluator: Union[Builtin, Evaluator], chunk: Optional[int] = None
     ) -> None:
-        self.record = record
+        self.kernels = kernels
         self.evaluator = evaluator
         self.chunk = max(1, CHUNK if chunk is None else chunk)
 
     def evaluate(self, rows: Rows, parents: Optional[Rows] = None) -> Floats:
         """value(row, 0) of every row (children of ``parents``, when given), ``chunk`` rows at a time."""
         if len(rows) <= self.chunk:
-            return evaluate_rows(self.record, rows, self.evaluator, parents)
+            return evaluate_rows(self.kernels, rows, self.evaluator, parents)
         out = np.empty((len(rows), 5))
         for begin in range(0, len(rows), self.chunk):
             end = begin + self.chunk
             part = None if parents is None else parents[begin:end]
-            out[begin:end] = evaluate_rows(self.record, rows[begin:end], self.evaluator, part)
+            out[begin:end] = evaluate_rows(self.kernels, rows[begin:end], self.evaluator, part)
         return out
 
     def values(self, rows: Rows, depth: int) -> Floats:
@@ -114,7 +114,7 @@ class Search:
 
     def children(self, rows: Rows, rolls: npt.NDArray[np.int8]) -> tuple[Rows, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """The children of every row for its roll, their offsets, and the row each belongs to."""
-        children, offsets, _ = self.record.batch_children(rows, rolls)
+        children, offsets, _ = self.kernels.batch_children(rows, rolls)
         owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         return np.asarray(children), np.asarray(offsets, dtype=np.int64), owners
 
@@ -162,13 +162,13 @@ class Search:
         owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         first = seen_from(rows, owners, children, self.evaluate(children, rows[owners]))
         if depth == 0:
-            best = self.record.segment_argmax(equity_of(first), offsets)
+            best = self.kernels.segment_argmax(equity_of(first), offsets)
             picked: Floats = first[offsets[:-1] + best]
             return picked
         kept = np.flatnonzero(_kept(equity_of(first), offsets, INNER_FILTER.keep, INNER_FILTER.width))
         deeper = seen_from(rows, owners[kept], children[kept], self.values(children[kept], depth))
         ends = np.searchsorted(owners[kept], np.arange(len(rows) + 1))
-        best = self.record.segment_argmax(equity_of(deeper), ends)
+        best = self.kernels.segment_argmax(equity_of(deeper), ends)
         chosen: Floats = deeper[ends[:-1] + best]
         return chosen
 

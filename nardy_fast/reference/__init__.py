@@ -11,9 +11,9 @@ from ..bearoff.semantics import Semantics
 from ..bearoff.tables import Floats, OneSidedArrays
 from ..dice import game_rolls
 from ..encodings import python_kernel as python_encoder
-from ..implementation import Implementation, Kernels
+from ..implementation import Implementation
+from ..kernels import Kernels, Played, PlayoutArgs
 from ..perft import perft
-from ..playouts import Played, PlayoutArgs
 from ..position import Engine, Move
 from ..position import Position as _Position
 from ..segments import python_kernel as python_segments
@@ -73,16 +73,20 @@ def _two_sided(semantics: Semantics, checkers: int) -> Floats:
 
 
 _KERNELS = Kernels(
+    name=IMPLEMENTATION,
     batch=python_kernel(Position, child_rows),
     encode=python_encoder,
     playout=_playout,
     game_rolls=game_rolls,
-    segment_argmax=python_segments,
+    segment_argmax_kernel=python_segments,
     one_sided=_one_sided,
     two_sided=_two_sided,
     evaluate=evaluate_rows,
     searched=searched,
 )
+
+
+Position.kernels = _KERNELS
 
 
 class Games(_Games):

@@ -11,13 +11,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import dice, layout
-from ..errors import SearchLimitError
+from ..errors import NardyError, SearchLimitError, field_error
 from ..game import Game
-from ..playouts import TRUNCATED, PlayoutArgs, Records, Seat, Trajectories
-from ..policies import greedy_choices
+from ..kernels import PlayoutArgs, Records, Seat, Trajectories, kernels_of
 from ..position import Move, Position
-from ..registry import implementation_of
-from ..turns import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD
+from ..turns import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, TRUNCATED
 
 __all__ = ["python_playout"]
 
@@ -40,15 +38,15 @@ def _stops(position: Position) -> bool:
 
 
 def _pick(seat: Seat, seed: int, number: int, game: Game, moves: MoveList) -> int:
-    """The move ``seat`` plays among ``moves`` in ``game`` (game ``number`` of ``seed``'s dice): a Greedy
-    policy's, the first of the position's hint; a seeded random one; or the first."""
-    if seat.greedy is not None:
+    """The move ``seat`` plays among ``moves`` in ``game`` (game ``number`` of ``seed``'s dice): a greedy
+    seat's, the first of the position's hint (its chooser's); a seeded random one; or the first."""
+    if seat.evaluator >= 0:
+        assert seat.chooser is not None  # the engine binds a greedy seat with the chooser of its choices
         position = game.position
-        record = implementation_of(position)
         rows = position.to_array()[None, :]
-        children, offsets, _ = record.batch_children(rows, game.roll or (0, 0))
+        children, offsets, _ = kernels_of(position).batch_children(rows, game.roll or (0, 0))
         assert len(children) == len(moves)
-        return int(greedy_choices(record, seat.greedy, rows, children, offsets)[0])
+        return int(seat.chooser(rows, children, offsets)[0])
     if POLICIES[seat.policy] == "random":
         return dice.choice(seed, number, game.plies, len(moves))
     return 0
@@ -77,6 +75,9 @@ def python_playout(
     """The built-in policies played through ``position_class`` objects and :class:`Game`, each ply's moves
     from ``moves_of``, each side by its seat (``args.seats``: in a duel, ``a`` is White in even records and
     Black in odd ones, a pair sharing game number ``first_game + k``)."""
+    for seat in args.seats:
+        if seat.policy < 0 and seat.evaluator < 0:
+            raise field_error(NardyError, "seat", "is played by its chooser in lock-step, not by the game loop", seat)
     out = np.zeros(args.games, dtype=RECORD)
     starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
     players = args.seats
@@ -86,7 +87,7 @@ def python_playout(
     lengths = np.zeros(args.games, dtype=np.int64)
     for i in range(args.games):
         number = int(numbers[i])
-        swap = args.duel is not None and i % 2 == 1
+        swap = args.paired and i % 2 == 1
         seats = (players[1], players[0]) if swap else players  # by colour: White's, Black's
         index = number % len(starts)
         if args.from_start:
