@@ -1,5 +1,5 @@
 # The race evaluator in C (docs/rules.md, Races and bear-off positions; Bear-off tables):
-# nardy_fast.evaluation.race states the values and holds the constants, filled in here at import;
+# nardy_fast.evaluation.race_formula states the values and holds the constants, filled in here at import;
 # nardy_fast.reference.race_eval is the twin whose float operations this follows one for one, so that both
 # give the same floats.
 # Uses: tables, bearoff.
@@ -7,14 +7,15 @@
 
 from libc.math cimport erfc, sqrt
 
-from nardy_fast.evaluation import race as _race
+from nardy_fast.evaluation import race_formula as _race
 
 cdef enum:
-    RACE_NC = 17       # nardy_fast.evaluation.race.vector: mu, v, q, w_out, w0..w6, g1..g6
+    RACE_NC = 17       # nardy_fast.evaluation.race_formula.vector: mu, v, q, w_out, w0..w6, g1..g6
     RACE_MAX_KEYS = 8  # room for the kinds of dice
 
 cdef double RACE_K[RACE_MAX_KEYS][RACE_NC]
-# the kind of dice of a variant's races (its index in nardy_fast.evaluation.race.KEYS), by ladder_per_value=4
+# the kind of dice of a variant's races (its index in nardy_fast.evaluation.race_formula.KEYS), by
+# ladder_per_value=4
 cdef int RACE_KIND[MAX_VARIANTS][2]
 cdef double RACE_CONTINUITY = _race.CONTINUITY
 cdef double RACE_FLOOR = _race.VARIANCE_FLOOR
@@ -79,7 +80,7 @@ cdef void race_counts(const Pos *p, int side, int *c) noexcept nogil:
 
 
 cdef void race_side(const int *c, const double *k, bint koks, RaceSide *s) noexcept nogil:
-    """``E``, ``E1``, ``EK`` of one side (nardy_fast.evaluation.race)."""
+    """``E``, ``E1``, ``EK`` of one side (nardy_fast.evaluation.race_formula)."""
     cdef int n = 0, pips = 0, out = 0, low = 0, behind = 0, m, h
     cdef double q = k[2], w_out = k[3], waste, far, near, d
     for m in range(1, 25):
@@ -194,9 +195,9 @@ cdef void race_one_sided(const Evaluator *e, int32_t x, bint x_full, int32_t y, 
 
 
 cdef int race_evaluate(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
-    """``out[0..4]`` for the side to move of the valid, unfinished race ``p`` (nardy_fast.evaluation.race):
-    from ``e``'s bear-off tables (of ``p``'s variant and flags) where they apply, else the formula; 0, or
-    ``E_EVALUATOR`` when ``p`` is not a race."""
+    """``out[0..4]`` for the side to move of the valid, unfinished race ``p``
+    (nardy_fast.evaluation.race_formula): from ``e``'s bear-off tables (of ``p``'s variant and flags) where
+    they apply, else the formula; 0, or ``E_EVALUATOR`` when ``p`` is not a race."""
     cdef int cx[25]
     cdef int cy[25]
     cdef int8_t lx[6]

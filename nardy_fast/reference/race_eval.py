@@ -1,6 +1,6 @@
 """The race evaluator of the reference (docs/rules.md, Races and bear-off positions; Bear-off tables): the
 values of a race for its side to move, exact from the bear-off tables where they apply, else from the formula
-of :mod:`nardy_fast.evaluation.race`, which also states both. The core's twin is ``race_evaluate`` in
+of :mod:`nardy_fast.evaluation.race_formula`, which also states both. The core's twin is ``race_evaluate`` in
 ``src_pyx/race_eval.pxi``; both do the same float operations in the same order, so they give the same
 floats (Python floats are C doubles; ``math.erfc`` and ``math.sqrt`` are the C library's)."""
 
@@ -15,7 +15,7 @@ import numpy.typing as npt
 from .. import layout
 from ..bearoff.layouts import layouts
 from ..board import mover_point
-from ..evaluation.race import (
+from ..evaluation.race_formula import (
     CONTINUITY,
     VARIANCE_FLOOR,
     RaceTables,
@@ -80,7 +80,8 @@ def _one_sided(tables: RaceTables, x: int, x_full: bool, y: int, y_full: bool) -
 
 class _Side:
     """What the formula needs of one side: ``E``, ``E1`` and ``EK`` (module docstring of
-    :mod:`nardy_fast.evaluation.race`), whether it has borne off none, whether it can still lose a koks."""
+    :mod:`nardy_fast.evaluation.race_formula`), whether it has borne off none, whether it can still lose a
+    koks."""
 
     def __init__(self, c: list[int], k: tuple[float, ...], koks: bool) -> None:
         q, w_out = k[2], k[3]
