@@ -16,7 +16,7 @@ from .position import Position
 
 if TYPE_CHECKING:
     from .bearoff.tables import RaceProbabilities
-    from .move import Move
+    from .position import Move
 
 __all__ = ["Analysis", "AnalysedPosition"]
 

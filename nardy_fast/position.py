@@ -8,20 +8,21 @@ core with the compiled ones, so validation, notation, hashing and errors are the
 from __future__ import annotations
 
 import copyreg
+from abc import ABCMeta
 from collections.abc import Callable
-from typing import ClassVar, Optional, TypeVar, Union
+from typing import ClassVar, Optional, Protocol, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from . import layout, notation, race, zobrist
-from .board import BAR, OFF, Side, Step, move_checker, points, to_mover, to_white
+from . import layout, notation, zobrist
+from .board import BAR, OFF, Side, Step, move_checker, to_mover, to_white
 from .errors import IllegalMoveError, NardyError, field_error, uninitialised_error
 from .formats import Formats
 from .inputs import Bools, IntLike, Ints, choice
-from .move import Engine, Move
 from .state import State, check_limit, check_roll, check_state, make_state
-from .variants import LONG_FAMILY, START_BOARDS, VARIANTS, FlagValue
+from .variants import LONG_FAMILY, START_BOARDS, VARIANTS
+from .views import StateView
 
 __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_of", "uninitialised_error"]
 
@@ -29,6 +30,77 @@ __all__ = ["Position", "Move", "Engine", "Step", "ROLLS", "move_of", "position_o
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 P = TypeVar("P", bound="Position")
+
+
+class Engine(Protocol):
+    """A move generator: all legal moves of ``position`` for ``roll`` (``None`` plays the pending list)."""
+
+    def __call__(self, position: Position, roll: Optional[tuple[int, int]], limit: int) -> list[Move]:
+        """The legal moves of ``position`` for ``roll`` (``None``: the pending list), one per distinct result;
+        ``SearchLimitError`` when the search holds more than ``limit`` positions after one number of steps
+        (0: no limit)."""
+        ...
+
+
+class Move(metaclass=ABCMeta):  # noqa: B024 - an ABC so that the core registers its Move
+    """One legal move: its canonical steps (docs/rules.md, Canonical step order) and what follows it
+    (docs/rules.md, What follows a move).
+
+    Moves are equal when they were made for the same roll from equal positions and reach equal results. Only
+    ``legal_moves`` makes them; a move pickles as its position, roll and result, and is found again among
+    the legal moves when it is loaded.
+    """
+
+    # The compiled core's moves are registered as ``Move`` and build their steps and result on first access;
+    # the attributes' docstrings are the core's properties' docstrings, word for word.
+    __slots__ = {
+        "steps": "The canonical step sequence, in the mover's own numbering.",
+        "result": "The next position.",
+        "remainder": (
+            "The unplayed values passed to the opponent (gulbar, crazy; docs/rules.md, Gulbar transfers)."
+        ),
+        "extra_roll": (
+            "Whether the same side rolls again (docs/rules.md, Six-one extra roll, Gulbar extra roll)."
+        ),
+        "roll": "The roll the move was made for; ``None`` for a pending transfer list.",
+        "parent": "The position the move was made from.",
+    }
+
+    def __init__(
+        self,
+        parent: Position,
+        roll: Optional[tuple[int, int]],
+        steps: tuple[Step, ...],
+        result: Position,
+        remainder: tuple[int, ...],
+        extra_roll: bool,
+    ) -> None:
+        self.parent = parent
+        self.roll = roll
+        self.steps = steps
+        self.result = result
+        self.remainder = remainder
+        self.extra_roll = extra_roll
+
+    def __getattr__(self, name: str) -> object:
+        if name in Move.__slots__:
+            raise uninitialised_error("Move")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.steps)) or "pass"
+
+    def __repr__(self) -> str:
+        roll = "pending" if self.roll is None else f"{self.roll[0]}-{self.roll[1]}"
+        return f"<Move {self} ({roll})>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.parent, self.roll, self.result) == (other.parent, other.roll, other.result)
+
+    def __hash__(self) -> int:
+        return hash((self.parent, self.roll, self.result))
 
 
 def move_of(parent: Position, roll: Optional[tuple[int, int]], result: Position) -> Move:
@@ -55,7 +127,7 @@ def position_of(cls: type[P], text: str) -> P:
     return cls.from_text(text)
 
 
-class Position(Formats):
+class Position(Formats, StateView):
     """An immutable nardy position: board, bar, borne-off counts, side to move, first-roll flags, pending
     transfer list and rule flags.
 
@@ -161,61 +233,6 @@ class Position(Formats):
     def to_array(self) -> npt.NDArray[np.int8]:
         """The packed row of 64 ``int8`` (layout in :mod:`nardy_fast.layout`)."""
         return layout.pack(self._state)
-
-    # --- the state ---------------------------------------------------------------------------------------
-
-    @property
-    def variant(self) -> str:
-        """One of ``VARIANTS``."""
-        return self._state.variant
-
-    @property
-    def turn(self) -> str:
-        """The side to move, ``"white"`` or ``"black"``."""
-        return self._state.turn
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        """24 counts in White's numbering: ``board[i]`` is White's point ``i+1``, Black's checkers negative."""
-        return self._state.board
-
-    @property
-    def bar(self) -> tuple[int, int]:
-        """Checkers on the bar, (White, Black); always (0, 0) outside short nardy."""
-        return self._state.bar
-
-    @property
-    def off(self) -> tuple[int, int]:
-        """Checkers borne off, (White, Black)."""
-        return self._state.off
-
-    @property
-    def first_roll(self) -> tuple[bool, bool]:
-        """Whether (White, Black) still has its first roll to play (docs/rules.md, First-roll exception)."""
-        return self._state.first_roll
-
-    @property
-    def pending(self) -> tuple[int, ...]:
-        """Die values the side to move must play before rolling (gulbar/crazy transfer; docs/rules.md, Gulbar
-        transfers)."""
-        return self._state.pending
-
-    @property
-    def rolls_played(self) -> tuple[int, int]:
-        """(White, Black) rolls played so far, counted up to flag ``normal_doubles_first_rolls`` (crazy: while a
-        side's count is below it, its doubles play as four steps, not as a ladder; docs/rules.md, Rule
-        flags)."""
-        return self._state.rolls_played
-
-    @property
-    def flags(self) -> dict[str, FlagValue]:
-        """The rule flags that apply to the variant, with their values (docs/rules.md, Rule flags)."""
-        return dict(self._state.flags)
-
-    @property
-    def state(self) -> State:
-        """All fields as one named tuple."""
-        return self._state
 
     # --- moves ---------------------------------------------------------------------------------------------
 
@@ -343,45 +360,3 @@ class Position(Formats):
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows for a position."""
         return self.to_svg()
-
-    # --- the game ------------------------------------------------------------------------------------------
-
-    def pips(self) -> tuple[int, int]:
-        """(White, Black) pip counts, each in its own numbering; a checker on the bar counts 25."""
-        st = self._state
-        white = to_mover(st.variant, "white", st.board, st.bar, st.off)
-        black = to_mover(st.variant, "black", st.board, st.bar, st.off)
-        return (_pips(white), _pips(black))
-
-    def is_race(self) -> bool:
-        """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions)."""
-        return race.is_race(self._state)
-
-    def is_bearoff(self) -> bool:
-        """Whether every checker on the board is in its side's home and none on the bar (docs/rules.md, Races
-        and bear-off positions)."""
-        return race.is_bearoff(self._state)
-
-    def is_over(self) -> bool:
-        """Whether a side has borne off all 15 checkers."""
-        return 15 in self._state.off
-
-    def winner(self) -> Optional[str]:
-        """``"white"`` or ``"black"`` once the game is over, else ``None``."""
-        if not self.is_over():
-            return None
-        return "white" if self._state.off[0] == 15 else "black"
-
-    def points(self) -> int:
-        """Points the winner scores (docs/rules.md, Game end and scoring): 1, mars 2, koks 3 (short only); 0
-        while the game goes on."""
-        winner = self.winner()
-        if winner is None:
-            return 0
-        st = self._state
-        view = to_mover(st.variant, winner, st.board, st.bar, st.off)
-        return points(st.variant, view.yoff, view.ybar, sum(view.y[1:7]))
-
-
-def _pips(side: Side) -> int:
-    return sum(m * side.x[m] for m in range(1, 25)) + BAR * side.xbar
