@@ -176,11 +176,15 @@ class Callback(Player):
     read-only copies of the children and offsets, and its choices are copied, then checked."""
 
     __slots__ = ("callback",)
+    callback: Policy
 
     def __init__(self, callback: Policy) -> None:
         if not callable(callback) or isinstance(callback, str):
             raise field_error(NardyError, "callback", "must be callable", callback)
-        self.callback = callback
+        object.__setattr__(self, "callback", callback)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__!r} object is immutable")
 
     def seat(self, kernels: Kernels, rows: Rows) -> Seat:  # noqa: D102 - Player.seat
         return Seat(-1, chooser=self._chooser)
@@ -297,12 +301,14 @@ def resolve_policy(value: object, name: str = "policy", evaluators: bool = False
     if isinstance(value, Greedy):
         value.resolved  # noqa: B018 - a Greedy made with __new__ alone is refused here, not in the games
         return value
-    if isinstance(value, Callback):
+    if type(value) is Callback:
         if not callable(getattr(value, "callback", None)):
             raise uninitialised_error("Callback")
         return value
-    if isinstance(value, (Random, First)):
-        return value
+    if isinstance(value, (Random, First)) and type(value) in (Random, First):
+        return value  # not a subclass: its own choose would differ from the seat the loops play
+    if isinstance(value, type) and issubclass(value, Player):
+        raise field_error(NardyError, name, f"must be a policy, such as {value.__name__}(), not its class", value)
     if isinstance(value, str):
         known = choice(value, POLICIES)
         if known is not None:

@@ -76,6 +76,25 @@ def test_evaluators_where_they_are_allowed() -> None:
     assert isinstance(resolve_policy(first_child, "a", evaluators=True), Callback)
 
 
+def test_a_policy_class_and_subclasses_of_the_built_ins_are_refused() -> None:
+    """A class is no policy (it would be called as a callable policy); a subclass of a built-in policy
+    would choose one way in Python and play its built-in seat in the loops, so it is refused too."""
+    for value in (Random, First, Greedy, Callback):
+        with pytest.raises(NardyError, match=rf"^policy: must be a policy, such as {value.__name__}\(\), not"):
+            resolve_policy(value)
+
+    class Mine(Random):
+        __slots__ = ()
+
+    with pytest.raises(NardyError, match=r"^policy: must be one of"):
+        resolve_policy(Mine())
+    for impl in IMPLS.values():
+        with pytest.raises(NardyError, match=r"^policy: must be a policy, such as First\(\)"):
+            impl.playout("short", 2, policy=First)
+        with pytest.raises(NardyError, match=r"^a: must be one of"):
+            impl.duel(Mine(), "random", "short", 2)
+
+
 def test_an_uninitialised_callback_is_refused() -> None:
     with pytest.raises(NardyError, match="Callback"):
         resolve_policy(Callback.__new__(Callback))
