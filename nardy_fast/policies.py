@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, NamedTuple, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +80,18 @@ def check_plies(value: object, name: str = "plies") -> int:
 Ints = npt.NDArray[np.int64]
 
 
+class Batch(NamedTuple):
+    """The positions a player chooses for at once, as :meth:`Player.choose` takes them."""
+
+    rows: Rows
+    children: Rows
+    offsets: Offsets
+    numbers: Ints
+    plies: Ints
+    seed: int
+    rolls: Optional[Rows]
+
+
 class Player:
     """A policy: what chooses the moves of one side. :meth:`choose` picks a child for each of a batch of
     positions; :meth:`seat` is the player bound to an implementation's kernels for its game loops."""
@@ -105,6 +117,9 @@ class Player:
         """The chosen child of each position ``rows[i]`` (n, 64) among its ``children[offsets[i]:offsets[i+1]]``
         (its legal moves for the roll it is to play, ``rolls[i]`` when given: (0, 0) for a pending list), game
         ``numbers[i]`` at ply ``plies[i]`` of ``seed``'s dice: one index within each position's children."""
+        return self._choose(kernels, Batch(rows, children, offsets, numbers, plies, seed, rolls))
+
+    def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
         raise NotImplementedError
 
 
@@ -134,21 +149,10 @@ class Random(_Named):
     __slots__ = ()
     name = "random"
 
-    def choose(  # noqa: D102 - Player.choose
-        self,
-        kernels: Kernels,
-        rows: Rows,
-        children: Rows,
-        offsets: Offsets,
-        numbers: Ints,
-        plies: Ints,
-        seed: int,
-        rolls: Optional[Rows] = None,
-    ) -> Ints:
-        counts = np.diff(offsets)
-        return np.array(
-            [dice.choice(seed, int(g), int(p), int(c)) for g, p, c in zip(numbers, plies, counts)], dtype=np.int64
-        )
+    def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
+        counts = np.diff(batch.offsets)
+        picks = [dice.choice(batch.seed, int(g), int(p), int(c)) for g, p, c in zip(batch.numbers, batch.plies, counts)]
+        return np.array(picks, dtype=np.int64)
 
 
 class First(_Named):
@@ -157,18 +161,8 @@ class First(_Named):
     __slots__ = ()
     name = "first"
 
-    def choose(  # noqa: D102 - Player.choose
-        self,
-        kernels: Kernels,
-        rows: Rows,
-        children: Rows,
-        offsets: Offsets,
-        numbers: Ints,
-        plies: Ints,
-        seed: int,
-        rolls: Optional[Rows] = None,
-    ) -> Ints:
-        return np.zeros(len(rows), dtype=np.int64)
+    def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
+        return np.zeros(len(batch.rows), dtype=np.int64)
 
 
 class Callback(Player):
@@ -192,18 +186,8 @@ class Callback(Player):
     def _chooser(self, rows: Rows, children: Rows, offsets: Offsets) -> Ints:
         return check_choices(self.callback(handed_out(children), handed_out(offsets)), np.diff(offsets))
 
-    def choose(  # noqa: D102 - Player.choose
-        self,
-        kernels: Kernels,
-        rows: Rows,
-        children: Rows,
-        offsets: Offsets,
-        numbers: Ints,
-        plies: Ints,
-        seed: int,
-        rolls: Optional[Rows] = None,
-    ) -> Ints:
-        return self._chooser(rows, children, offsets)
+    def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
+        return self._chooser(batch.rows, batch.children, batch.offsets)
 
     def __repr__(self) -> str:
         return repr(self.callback)
@@ -245,18 +229,8 @@ class Greedy(Player):
             return Seat(0, resolved.kind, self.plies, tables_for(kernels, resolved, rows), chooser)
         return Seat(-1, chooser=chooser)
 
-    def choose(  # noqa: D102 - Player.choose
-        self,
-        kernels: Kernels,
-        rows: Rows,
-        children: Rows,
-        offsets: Offsets,
-        numbers: Ints,
-        plies: Ints,
-        seed: int,
-        rolls: Optional[Rows] = None,
-    ) -> Ints:
-        return greedy_choices(kernels, self, rows, children, offsets, rolls)
+    def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
+        return greedy_choices(kernels, self, batch.rows, batch.children, batch.offsets, batch.rolls)
 
 
 _GREEDY_FIELDS = frozenset(f.name for f in fields(Greedy))
