@@ -18,7 +18,7 @@ import nardy_fast
 from nardy_fast import NardyError, corpus, dice, layout
 from nardy_fast._dispatch import implementations
 from nardy_fast.game import MAX_PLIES, RECORD, Game
-from nardy_fast.playouts import PlayoutOptions, check_playout
+from nardy_fast.playouts import PlayoutOptions, bound, check_playout
 from nardy_fast.reference.playout import python_playout
 
 IMPLS = implementations()
@@ -131,7 +131,8 @@ def test_core_playout_equals_the_python_game_loop(
         many = 1000 if policy == "random" else 200
     for opening, games in (("fresh_roll", many), ("use_single_dice", min(many, 100))):
         found = nardy_fast.playout(variant, games, seed=20261130, policy=policy, opening=opening, **flags)  # type: ignore[call-overload]
-        args = check_playout(variant, games, 20261130, PlayoutOptions(policy=policy, opening=opening, flags=flags))
+        options = PlayoutOptions(policy=policy, opening=opening, flags=flags)
+        args = bound(CORE.Position.kernels, check_playout(variant, games, 20261130, options))  # type: ignore[union-attr]
         expected = python_playout(CORE.Position, args)  # type: ignore[union-attr]
         assert found.dtype == RECORD
         assert np.array_equal(found, expected)
@@ -152,14 +153,14 @@ def test_playout_from_rows_and_positions() -> None:
     rows, _ = corpus.load("gulbar")
     starts = rows[:50][~layout.is_over(rows[:50])]
     found = nardy_fast.playout(starts, 300, seed=8)
-    args = check_playout(starts, 300, 8, PlayoutOptions())
+    args = bound(CORE.Position.kernels, check_playout(starts, 300, 8, PlayoutOptions()))  # type: ignore[union-attr]
     assert np.array_equal(found, python_playout(CORE.Position, args))  # type: ignore[union-attr]
     assert list(found["start"][: len(starts) + 2]) == [*range(len(starts)), 0, 1]
     one = nardy_fast.Position.from_array(starts[3])
     assert CORE is not None
     assert np.array_equal(
         nardy_fast.playout(one, 5, seed=8)["winner"],
-        python_playout(CORE.Position, check_playout(one, 5, 8, PlayoutOptions()))["winner"],  # type: ignore[call-overload]
+        python_playout(CORE.Position, bound(CORE.Position.kernels, check_playout(one, 5, 8, PlayoutOptions())))["winner"],  # type: ignore[call-overload]
     )
 
 
