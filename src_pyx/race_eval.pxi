@@ -10,7 +10,7 @@ from libc.math cimport erfc, sqrt
 from nardy_fast.evaluation import race_formula as _race
 
 cdef enum:
-    RACE_NC = 17       # nardy_fast.evaluation.race_formula.vector: mu, v, q, w_out, w0..w6, g1..g6
+    RACE_NC = 19       # nardy_fast.evaluation.race_formula.vector: mu, v, q, w_out, w0..w6, g1..g6, t1, t2
     RACE_MAX_KEYS = 8  # room for the kinds of dice
 
 cdef double RACE_K[RACE_MAX_KEYS][RACE_NC]
@@ -19,6 +19,7 @@ cdef double RACE_K[RACE_MAX_KEYS][RACE_NC]
 cdef int RACE_KIND[MAX_VARIANTS][2]
 cdef double RACE_CONTINUITY = _race.CONTINUITY
 cdef double RACE_FLOOR = _race.VARIANCE_FLOOR
+cdef int RACE_STACK = _race.STACK
 
 
 cdef void _init_race() except *:
@@ -94,6 +95,8 @@ cdef void race_side(const int *c, const double *k, bint koks, RaceSide *s) noexc
     for m in range(1, 7):
         waste += k[4 + m] * c[m]
     waste += w_out * out
+    waste += k[17] * (c[1] - RACE_STACK if c[1] > RACE_STACK else 0)
+    waste += k[18] * (c[2] - RACE_STACK if c[2] > RACE_STACK else 0)
     s.e = pips + waste if n else 0.0
     far = 0.0
     for m in range(7, 25):

@@ -27,9 +27,12 @@ serve every race).
 (above point 6). The constants depend on the dice (the bear-off table's key, :mod:`nardy_fast.bearoff.
 semantics`), in the table below.
 
-* Effective pip count (to bear off all): ``E = P + w0 + sum_{p=1..6} w_p * c[p] + w_out * n_out`` (0 when
-  ``n = 0``); the wastage ``w`` fitted on the one-sided tables to ``mu * (mean turns - K)``; a checker
-  outside home counts the mean wastage of a home point (``w_out``, where it lands being unknown).
+* Effective pip count (to bear off all): ``E = P + w0 + sum_{p=1..6} w_p * c[p] + w_out * n_out + t1 *
+  max(c[1] - 3, 0) + t2 * max(c[2] - 3, 0)`` (0 when ``n = 0``); the wastage ``w`` and ``t`` fitted on the
+  one-sided tables to ``mu * (mean turns - K)``; a checker outside home counts the mean wastage of a home
+  point (``w_out``, where it lands being unknown). The stack terms ``t``: the checkers of a tall stack on
+  point 1 or 2 leave one per die, which a wastage linear in the counts undercounts (by half a turn with 12
+  on point 1); six-one's special step 24/1s builds such stacks (:data:`STACK`).
 * To bear off the first checker (the mars question): ``E1 = sum_{m>6} c[m] * max(m - 6, q) + h + g_h``,
   ``h`` the lowest point held, at most 6; every checker still to come home takes a die of its own, worth
   ``q = 6/7`` of a mean die at least; ``g_h`` fitted on the tables' 15-checker layouts.
@@ -49,8 +52,8 @@ semantics`), in the table below.
   * then nested: ``win_mars <= win``, ``win_koks <= win_mars``, ``lose_mars <= 1 - win``,
     ``lose_koks <= lose_mars``.
 
-Constants (``mu``, ``s2``, ``die`` come from the dice; ``f``, ``w``, ``g`` are fitted; ``q = 6/7 * die`` and
-``w_out`` the mean of ``w1..w6``):
+Constants (``mu``, ``s2``, ``die`` come from the dice; ``f``, ``w``, ``t``, ``g`` are fitted; ``q = 6/7 *
+die`` and ``w_out`` the mean of ``w1..w6``):
 
 ==============  ========  ========  ========  ========  =============
 constant        long      sixone    gulbar    crazy     crazy_ladder4
@@ -59,13 +62,15 @@ mu              8.1667    8.6471    9.8000    10.8889   15.9444
 s2              18.4722   22.5260   61.0400   98.0432   478.0525
 die             3.5000    3.5000    3.5000    3.8431    3.9861
 f               0.59      0.66      0.74      0.87      0.93
-w0              0.34      0.31      0.18      0.35      2.50
-w1              1.99      2.00      2.01      2.51      2.59
-w2              1.26      1.26      1.27      1.66      1.79
+w0              1.55      1.51      1.40      1.58      3.53
+w1              1.39      1.41      1.40      1.93      2.07
+w2              0.72      0.71      0.72      1.07      1.31
 w3              0.75      0.75      0.76      0.90      1.04
 w4              0.22      0.22      0.22      0.21      0.25
 w5              0.01      0.01      0.01      -0.08     -0.05
 w6              -0.13     -0.13     -0.13     -0.05     0.08
+t1              1.13      1.11      1.14      1.09      0.96
+t2              1.02      1.02      1.03      1.10      0.88
 g1              2.12      2.20      0.89      0.06      -7.85
 g2              1.11      1.18      -0.12     -0.95     -8.86
 g3              0.11      0.19      -1.11     -1.94     -9.85
@@ -74,12 +79,15 @@ g5              -0.12     0.06      -1.52     -2.20     -9.29
 g6              1.98      2.35      0.78      0.28      -5.20
 ==============  ========  ========  ========  ========  =============
 
-The fit (one-sided tables of 15 checkers, the core's): ``w`` to ``mu * (mean turns - K)`` (``K`` the
-renewal offset ``(s2 + mu^2) / (2 mu^2)``, common to both sides) and ``g`` to the same of the first checker,
-by least squares; ``f`` minimising the squared error of ``win`` against the tables' convolution over random
-pairs of bear-offs whose ``E`` differ by less than 25 pips. Root mean square errors there: ``win`` 0.06 in
-long and six-one nardy, 0.04 in gulbar and crazy gulbar, 0.02 with ``ladder_per_value=4``; ``win_mars``
-with Y holding 15 checkers and X at most 6, 0.04 (long) to 0.09 (``ladder_per_value=4``). Beyond the bear-off
+The fit (one-sided tables of 15 checkers, the core's): ``w`` and ``t`` to ``mu * (mean turns - K)`` (``K``
+the renewal offset ``(s2 + mu^2) / (2 mu^2)``, common to both sides) and ``g`` to the same of the first
+checker, by least squares (``w`` and ``t``: ``python tools/race_stack_fit.py``); ``f`` minimising the
+squared error of ``win`` against the tables' convolution over random pairs of bear-offs whose ``E`` differ by
+less than 25 pips (the stack terms left ``f`` as it was). Root mean square errors there (``python
+tools/race_stack_fit.py --errors``): ``win`` 0.05 in long nardy, 0.04 in six-one, 0.03 in gulbar and crazy
+gulbar, 0.02 with ``ladder_per_value=4`` (without the stack terms 0.06, 0.05, 0.04, 0.04, 0.02);
+``win_mars`` with Y holding 15 checkers and X at most 6, 0.05 (long) to 0.08 (``ladder_per_value=4``)
+(without them 0.04 to 0.08). Beyond the bear-off
 the constants are estimates: ``q`` agrees with a simulation of long nardy's dice bringing checkers home to
 0.1 turns on average. A normal law suits the heavy-tailed dice of ``ladder_per_value=4`` (a 1-1 moves 84
 pips) least: 15 checkers on points 1..3 against 15 on the 12-point win only 0.96 there. Long and short
@@ -111,6 +119,7 @@ __all__ = [
     "CONTINUITY",
     "VARIANCE_FLOOR",
     "NC",
+    "STACK",
     "key_of",
     "vector",
     "RaceTables",
@@ -162,6 +171,7 @@ class RaceConstants(NamedTuple):
     f: float
     waste: tuple[float, ...]  # w0, w1..w6
     first: tuple[float, ...]  # g1..g6
+    stack: tuple[float, ...]  # t1, t2
 
     @property
     def q(self) -> float:
@@ -179,16 +189,28 @@ class RaceConstants(NamedTuple):
         return self.f * self.s2 / (self.mu * self.mu * self.mu)
 
 
-# fitted (see the module docstring): f, w0..w6, g1..g6
-_FITTED: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {
-    "long": (0.59, (0.34, 1.99, 1.26, 0.75, 0.22, 0.01, -0.13), (2.12, 1.11, 0.11, -0.38, -0.12, 1.98)),
-    "sixone": (0.66, (0.31, 2.00, 1.26, 0.75, 0.22, 0.01, -0.13), (2.20, 1.18, 0.19, -0.27, 0.06, 2.35)),
-    "gulbar": (0.74, (0.18, 2.01, 1.27, 0.76, 0.22, 0.01, -0.13), (0.89, -0.12, -1.11, -1.47, -1.52, 0.78)),
-    "crazy": (0.87, (0.35, 2.51, 1.66, 0.90, 0.21, -0.08, -0.05), (0.06, -0.95, -1.94, -2.24, -2.20, 0.28)),
+#: The stack terms count the checkers beyond this many on point 1 and on point 2.
+STACK = 3
+
+# fitted (see the module docstring; python tools/race_stack_fit.py): f, w0..w6, g1..g6, t1 t2
+_FITTED: dict[str, tuple[float, tuple[float, ...], tuple[float, ...], tuple[float, ...]]] = {
+    "long": (
+        0.59, (1.55, 1.39, 0.72, 0.75, 0.22, 0.01, -0.13), (2.12, 1.11, 0.11, -0.38, -0.12, 1.98), (1.13, 1.02)
+    ),
+    "sixone": (
+        0.66, (1.51, 1.41, 0.71, 0.75, 0.22, 0.01, -0.13), (2.20, 1.18, 0.19, -0.27, 0.06, 2.35), (1.11, 1.02)
+    ),
+    "gulbar": (
+        0.74, (1.40, 1.40, 0.72, 0.76, 0.22, 0.01, -0.13), (0.89, -0.12, -1.11, -1.47, -1.52, 0.78), (1.14, 1.03)
+    ),
+    "crazy": (
+        0.87, (1.58, 1.93, 1.07, 0.90, 0.21, -0.08, -0.05), (0.06, -0.95, -1.94, -2.24, -2.20, 0.28), (1.09, 1.10)
+    ),
     "crazy_ladder4": (
         0.93,
-        (2.50, 2.59, 1.79, 1.04, 0.25, -0.05, 0.08),
+        (3.53, 2.07, 1.31, 1.04, 0.25, -0.05, 0.08),
         (-7.85, -8.86, -9.85, -9.82, -9.29, -5.20),
+        (0.96, 0.88),
     ),
 }
 
@@ -196,21 +218,21 @@ _FITTED: dict[str, tuple[float, tuple[float, ...], tuple[float, ...]]] = {
 KEYS: tuple[str, ...] = tuple(SEMANTICS)
 #: The constants of each kind of dice.
 CONSTANTS: Mapping[str, RaceConstants] = {
-    key: RaceConstants(*_dice(SEMANTICS[key]), *_FITTED[key]) for key in KEYS
+    key: RaceConstants(*_dice(SEMANTICS[key]), *_FITTED[key][:3], _FITTED[key][3]) for key in KEYS
 }
 
 #: The length of :func:`vector`.
-NC = 17
+NC = 19
 
 
 def vector(key: str) -> tuple[float, ...]:
     """The constants of dice ``key`` (one of :data:`KEYS`) as both implementations read them: ``mu, v, q,
-    w_out, w0..w6, g1..g6``."""
+    w_out, w0..w6, g1..g6, t1, t2``."""
     known = choice(key, KEYS)
     if known is None:
         raise field_error(NardyError, "key", f"must be one of {KEYS}", key)
     c = CONSTANTS[known]
-    return (c.mu, c.v, c.q, c.w_out, *c.waste, *c.first)
+    return (c.mu, c.v, c.q, c.w_out, *c.waste, *c.first, *c.stack)
 
 
 def key_of(variant: str, ladder4: bool) -> str:

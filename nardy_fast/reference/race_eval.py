@@ -17,6 +17,7 @@ from ..bearoff.layouts import layouts
 from ..board import mover_point
 from ..evaluation.race_formula import (
     CONTINUITY,
+    STACK,
     VARIANCE_FLOOR,
     RaceTables,
     key_of,
@@ -100,6 +101,8 @@ class _Side:
         for p in range(1, 7):
             waste += k[4 + p] * c[p]
         waste += w_out * out
+        waste += k[17] * max(c[1] - STACK, 0)
+        waste += k[18] * max(c[2] - STACK, 0)
         self.e = pips + waste if n else 0.0
         far = 0.0
         for m in range(7, 25):
