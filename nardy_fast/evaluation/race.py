@@ -107,7 +107,6 @@ def race_tables(
     left = MAX_CHECKERS - rows[served][:, layout.OFF : layout.OFF + 2].astype(np.int64)
     needed = max(int(left.max()), 1)
     state = layout.unpack(rows[0])
-    kernels = kernels
     return build_tables(
         kernels.name,
         kernels.one_sided,
@@ -129,7 +128,6 @@ def reached_tables(kernels: Kernels, rows: npt.NDArray[np.int8]) -> RaceTables:
     found = _REACHED.get(key)
     if found is None:
         state = layout.unpack(rows[0])
-        kernels = kernels
         found = build_tables(kernels.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
         _REACHED[key] = found  # the tables are built once per process: a race here stores the same ones
     return found
