@@ -7,9 +7,10 @@ dice in both seats, so the luck of the dice cancels within a pair: a policy agai
 
 Two built-in players (``"random"``, ``"first"``, a :class:`~nardy_fast.policies.Greedy` with a built-in
 evaluator, at any plies) play in the implementation's game loop, a policy per seat (the core's in C, without
-the GIL, on ``threads`` threads; the reference's through its games). A callable policy or a Python evaluator
-plays in lock-step batches (one ``batch_children`` call per ply of a batch, and one call of each policy for
-the games it is to move in), the pairs of a batch split among the threads. Both ways play the same games.
+the GIL, on ``threads`` threads; the reference's in the one Python game loop, :mod:`nardy_fast.lockstep`). A
+callable policy or a Python evaluator plays in that Python loop over the implementation's ``batch_children``
+(one call per ply of a batch, and one call of each player for the games it is to move in), the pairs of a
+batch split among the threads. Both ways play the same games.
 """
 
 from __future__ import annotations
@@ -21,15 +22,13 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 import numpy.typing as npt
 
-from . import layout
 from .dice import check_seed
 from .errors import NardyError, field_error, uninitialised_error
 from .inputs import choice, integer, items
-from .kernels import PlayoutArgs, Seat, StopFlag, on_threads, split_range
-from .lockstep import first_rolls
+from .kernels import PlayoutArgs, Records, Seat, StopFlag, batch_search, on_threads, split_range
+from .lockstep import Lockstep, play, player_side
 from .playouts import PlayoutOptions, check_playout
 from .policies import Player, resolve_policy
-from .turns import MAX_PLIES, rolls_next
 from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
@@ -160,15 +159,6 @@ class DuelResult:
         )
 
 
-def _segments(offsets: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The child indices and CSR offsets of the segments ``chosen`` of ``offsets``."""
-    counts = np.diff(offsets)[chosen]
-    sub = np.zeros(len(chosen) + 1, dtype=np.int64)
-    sub[1:] = np.cumsum(counts)
-    index = np.repeat(offsets[chosen] - sub[:-1], counts) + np.arange(sub[-1])
-    return index, sub
-
-
 DUEL_DOC = """Play ``a`` against ``b`` in ``games`` games (an even number) of ``variant`` (rule flags as keyword
 arguments) on duplicate dice: each pair of games shares its dice (who starts, every roll, every random
 choice: those of game ``first_game + k`` of ``seed``), with the seats swapped, so the luck of the dice
@@ -240,10 +230,17 @@ def _looped(kernels: Kernels, args: PlayoutArgs, begin: int, end: int, points: n
     games."""
     records = kernels.playout(args._replace(games=end - begin, first_game=args.first_game + begin // 2))
     assert isinstance(records, np.ndarray)
-    a_colour = np.arange(end - begin, dtype=np.int64) % 2  # 0: a is White
+    points[begin:end] = _scores(records)
+
+
+def _scores(records: Records) -> npt.NDArray[np.int8]:
+    """What ``a`` scored in each game of consecutive pairs' records (``a`` White in the even ones): the points
+    it won, minus those it lost, 0 for a game given up."""
+    a_colour = np.arange(len(records), dtype=np.int64) % 2  # 0: a is White
     won = records["winner"].astype(np.int64)
     sign = np.where(won == a_colour, 1, -1).astype(np.int8)
-    points[begin:end] = np.where(won >= 0, sign * records["points"].astype(np.int8), 0)
+    scores: npt.NDArray[np.int8] = np.where(won >= 0, sign * records["points"].astype(np.int8), 0).astype(np.int8)
+    return scores
 
 
 def lockstep_duel(
@@ -259,12 +256,12 @@ def lockstep_duel(
     a ply)."""
     parts = split_range(begin // 2, (end - begin) // 2, args.threads)
 
-    def play(part: int, stop: StopFlag) -> None:
-        first, last = parts[part]
+    def part(index: int, stop: StopFlag) -> None:
+        first, last = parts[index]
         if last > first:
             _play(kernels, players, args, 2 * first, 2 * last, points, stop)
 
-    on_threads(args.threads, play)
+    on_threads(args.threads, part)
 
 
 def _play(
@@ -276,39 +273,10 @@ def _play(
     points: npt.NDArray[np.int8],
     stop: StopFlag,
 ) -> None:
-    """Games ``begin`` up to ``end`` (even) of a duel, in lock-step: game ``g`` is pair ``g // 2``'s, ``a``
-    White in even games. Returns early, ``points`` part-filled, at a ply that finds ``stop`` set."""
-    index = np.arange(begin, end, dtype=np.int64)
-    numbers = index // 2 + args.first_game  # the dice of both games of a pair
-    a_colour = (index % 2).astype(np.int8)  # 0: a is White
-    rows, rolls, drawn = first_rolls(args, numbers, kernels.game_rolls)
-    plies = np.zeros(len(index), dtype=np.int64)
-    active = np.arange(len(index))
-    while active.size:
-        if stop[0]:
-            return
-        children, offsets, _ = kernels.batch_children(rows[active], rolls[active])
-        children, offsets = np.asarray(children), np.asarray(offsets)
-        picks = np.zeros(len(active), dtype=np.int64)
-        a_moves = rows[active, layout.TURN] == a_colour[active]
-        for player, mine in zip(players, (a_moves, ~a_moves)):
-            chosen = np.flatnonzero(mine)
-            if not chosen.size:
-                continue
-            child_index, sub = _segments(offsets, chosen)
-            games = active[chosen]
-            picks[chosen] = player.choose(
-                kernels, rows[games], children[child_index], sub, numbers[games], plies[games], args.seed, rolls[games]
-            )
-        moved = children[offsets[:-1] + picks]
-        plies[active] += 1
-        rows[active] = moved
-        rolling = active[rolls_next(moved)]
-        rolls[active] = 0
-        rolls[rolling] = kernels.game_rolls(args.seed, numbers[rolling], drawn[rolling], args.stratify)
-        drawn[rolling] += 1
-        active = active[~layout.is_over(moved) & (plies[active] < MAX_PLIES)]
-    won = layout.winner(rows)
-    scored = layout.points(rows).astype(np.int8)
-    sign = np.where(won == a_colour, 1, -1).astype(np.int8)
-    points[begin:end] = np.where(won >= 0, sign * scored, 0)
+    """Games ``begin`` up to ``end`` (even) of a duel in the one Python game loop (:func:`nardy_fast.lockstep.
+    play`): game ``g`` is pair ``g // 2``'s, ``a`` White in even games; each player called for the games it is
+    to move in. Returns early, ``points`` part-filled, at a ply that finds ``stop`` set."""
+    games = Lockstep.of_records(args._replace(paired=True), begin, end, kernels.game_rolls)
+    a, b = (player_side(kernels, player, args.seed) for player in players)
+    if play(games, (a, b), batch_search(kernels.batch_children), stop):
+        points[begin:end] = _scores(games.records())

@@ -5,7 +5,9 @@ evaluators, search, policies, playouts, duels and rollouts take those kernels, n
 
 A playout reaches a kernel as a :class:`PlayoutArgs`: checked rows and options, and a :class:`Seat` per side
 (a built-in policy's index, or a built-in evaluator's greedy search, or a chooser the engine plays in
-lock-step): plain values, no policy or evaluator object.
+lock-step): plain values, no policy or evaluator object. The engine's Python game loop reads each ply's
+children through a :class:`Ply` (every child made by ``batch_children``, or the reference's made only when
+read).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, NamedTuple, Optional, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +23,7 @@ import numpy.typing as npt
 from . import layout
 from .batch import BatchResult, Kernel, OneRow, check_rolls, check_rows, explain
 from .encodings import EncodeKernel
-from .errors import NardyError, field_error
+from .errors import NardyError, SearchLimitError, field_error
 from .layout import Rows
 from .position import Position
 from .segments import SegmentKernel, check_segments
@@ -48,6 +50,11 @@ __all__ = [
     "StopFlag",
     "split_range",
     "on_threads",
+    "Ply",
+    "PlySearch",
+    "BatchChildren",
+    "Found",
+    "batch_search",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -217,6 +224,88 @@ class PlayoutArgs(NamedTuple):
 
 #: An implementation's kernel for seats it plays itself (built-in policies and evaluators): a checked playout.
 PlayoutKernel = Callable[[PlayoutArgs], Played]
+
+# --- the search of a ply of a playout's games (nardy_fast.lockstep's loop reads its plies through these) ------
+
+Mask = npt.NDArray[np.bool_]
+
+
+class Ply(Protocol):
+    """The children of a ply's positions as a search found them: ``over``, the positions whose search would
+    hold more than the playout's ``max_results`` positions (``None`` for none; then nothing else is read)."""
+
+    @property
+    def over(self) -> Optional[Mask]:
+        """The positions over ``max_results``, or ``None``."""
+        ...
+
+    def segments(self, which: Optional[Offsets], children: bool) -> tuple[Rows, Offsets]:
+        """The children of positions ``which`` (every position: ``None``) and their CSR offsets; with
+        ``children`` False the offsets alone are read (the children may be left unmade: an empty array)."""
+        ...
+
+    def chosen(self, picks: Offsets) -> Rows:
+        """The chosen child of each position, ``picks[i]`` within its children."""
+        ...
+
+
+#: The search of one ply: ``search(rows, rolls, max_results)`` (0: no bound) for the positions of the games.
+PlySearch = Callable[[Rows, Rows, int], Ply]
+#: An implementation's :meth:`Kernels.batch_children`.
+BatchChildren = Callable[..., BatchResult]
+
+
+class Found:
+    """A ply's children as a batch search made them, every one (:func:`batch_search`)."""
+
+    __slots__ = ("children", "offsets", "over")
+
+    def __init__(self, children: Rows, offsets: Offsets, over: Optional[Mask] = None) -> None:
+        self.children: Rows = children
+        self.offsets: Offsets = offsets
+        self.over: Optional[Mask] = over
+
+    def segments(self, which: Optional[Offsets], children: bool) -> tuple[Rows, Offsets]:  # noqa: D102 - Ply's
+        if which is None:
+            return self.children, self.offsets
+        counts = np.diff(self.offsets)[which]
+        sub = np.zeros(len(which) + 1, dtype=np.int64)
+        sub[1:] = np.cumsum(counts)
+        if not children:  # no copy of children that will not be read
+            return self.children[:0], sub
+        index = np.repeat(self.offsets[which] - sub[:-1], counts) + np.arange(sub[-1])
+        return self.children[index], sub
+
+    def chosen(self, picks: Offsets) -> Rows:  # noqa: D102 - Ply's
+        chosen: Rows = self.children[self.offsets[:-1] + picks]
+        return chosen
+
+
+def _over_limit(batch_children: BatchChildren, rows: Rows, rolls: Rows, limit: int) -> Mask:
+    """Which of the rows' searches would hold more than ``limit`` positions after one number of steps."""
+    over = np.zeros(len(rows), dtype=bool)
+    for i in range(len(rows)):
+        try:
+            batch_children(rows[i : i + 1], rolls[i : i + 1], max_results=limit)
+        except SearchLimitError:
+            over[i] = True
+    return over
+
+
+def batch_search(batch_children: BatchChildren) -> PlySearch:
+    """The search of an implementation's ``batch_children``: one call per ply of a batch; a ply over
+    ``max_results`` searched again position by position, to find which are over."""
+    none = np.zeros((0, layout.WIDTH), dtype=np.int8)
+
+    def search(rows: Rows, rolls: Rows, limit: int) -> Ply:
+        try:
+            children, offsets, _ = batch_children(rows, rolls, max_results=limit or None)
+        except SearchLimitError:
+            return Found(none, np.zeros(1, dtype=np.int64), _over_limit(batch_children, rows, rolls, limit))
+        return Found(np.asarray(children), np.asarray(offsets))
+
+    return search
+
 
 _BY_NAME: dict[str, Kernels] = {}
 

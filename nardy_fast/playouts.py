@@ -3,9 +3,9 @@ an implementation's kernels, and which loop plays them.
 
 A checked playout (:class:`~nardy_fast.kernels.PlayoutArgs`) has a seat per side bound from its policy
 (:meth:`nardy_fast.policies.Player.seat`): the implementation's playout kernel plays built-in seats (the
-core's loop in C; the reference's through :class:`~nardy_fast.game.Game`); a seat with a chooser alone (a
-callable policy, a Python evaluator) is played by :mod:`nardy_fast.lockstep` over the kernels'
-``batch_children``. Both split the games into ranges, one per thread (:func:`~nardy_fast.kernels.split_range`,
+core's loop in C; the reference's in the one Python game loop, :mod:`nardy_fast.lockstep`, over its moves); a
+seat with a chooser alone (a callable policy, a Python evaluator) is played by that Python loop over the
+kernels' ``batch_children``. Both split the games into ranges, one per thread (:func:`~nardy_fast.kernels.split_range`,
 :func:`~nardy_fast.kernels.on_threads`). The records, trajectories and requests are :mod:`nardy_fast.kernels`'
 (named here too).
 """

@@ -2,10 +2,11 @@
 choices the caller makes between calls (a training loop that acts, learns and acts again), for every
 implementation.
 
-:class:`Games` is the loop of a callable-policy playout (:mod:`nardy_fast.lockstep`) turned inside out: the
-same first rolls, the same next rolls, the same game numbers and the same give-up after
-:data:`~nardy_fast.game.MAX_PLIES`, so that games stepped with the choices a callable policy would make are
-that playout's games, record for record. Each implementation binds it to its kernels (``nardy_fast.Games``,
+:class:`Games` is the one Python game loop (:class:`nardy_fast.lockstep.Lockstep`, which plays callable-policy
+playouts, duels in lock-step and the reference's playouts) stepped from outside: the same first rolls, the same
+next rolls, the same game numbers and the same give-up after :data:`~nardy_fast.game.MAX_PLIES`, played by the
+same steps, so that games stepped with the choices a callable policy would make are that playout's games,
+record for record. Each implementation binds it to its kernels (``nardy_fast.Games``,
 ``nardy_fast.reference.Games``), as it binds ``Position`` to its move generator.
 """
 
@@ -23,10 +24,10 @@ from . import layout
 from .batch import explain
 from .errors import NardyError, field_error, uninitialised_error
 from .inputs import boolean, integer
-from .lockstep import first_rolls, handed_out
+from .lockstep import Lockstep, handed_out
 from .playouts import MAX_BATCH, PlayoutOptions, Records, check_playout
 from .policies import choices_problem, read_choices
-from .turns import MAX_PLIES, RECORD, rolls_next
+from .turns import RECORD
 
 if TYPE_CHECKING:
     from .kernels import Kernels
@@ -98,8 +99,7 @@ class _Shown(str):
 #: object made with ``__new__`` alone.
 _STATE = frozenset(
     (
-        "_args", "_reset", "_keep", "_lock", "_depth", "_numbers", "_rows", "_rolls", "_drawn", "_plies", "_turns",
-        "_done", "_next", "_kept", "_children",
+        "_args", "_reset", "_keep", "_lock", "_depth", "_games", "_done", "_next", "_kept", "_children",
     )
 )  # fmt: skip
 
@@ -173,10 +173,8 @@ class Games:
         # reentrant only so that a call on the thread holding it gets in and is refused (_using), never waits
         self._lock = threading.RLock()
         self._depth = 0  # 1 while a call holds the games
-        self._numbers: Ints = np.arange(count, dtype=np.int64) + self._args.first_game
-        self._rows, self._rolls, self._drawn = first_rolls(self._args, self._numbers, self._kernels.game_rolls)
-        self._plies = np.zeros(count, dtype=np.int32)
-        self._turns = np.zeros(count, dtype=np.int32)
+        # the state of the slots' games, stepped by the one Python game loop's steps
+        self._games = Lockstep(self._args, np.arange(count, dtype=np.int64) + self._args.first_game, self._kernels.game_rolls)
         self._done = np.zeros(count, dtype=bool)
         self._next = self._args.first_game + count  # the number of the next game a slot starts
         self._kept: list[Finished] = []
@@ -198,7 +196,7 @@ class Games:
         end."""
         with self._lock:
             if self._depth:
-                shown = _Shown(f"<Games n={len(self._numbers)} seed={self._args.seed}>")
+                shown = _Shown(f"<Games n={len(self._games.numbers)} seed={self._args.seed}>")
                 problem = (
                     "is in use by a call on this thread, which must return first: a gc callback, signal handler "
                     "or finalizer cannot read it meanwhile"
@@ -215,10 +213,10 @@ class Games:
     @property
     def n(self) -> int:
         """The number of slots."""
-        return len(self._numbers)
+        return len(self._games.numbers)
 
     def __len__(self) -> int:
-        return len(self._numbers)
+        return len(self._games.numbers)
 
     @property
     def seed(self) -> int:
@@ -235,31 +233,31 @@ class Games:
     def rows(self) -> npt.NDArray[np.int8]:
         """The positions now, (n, 64) int8."""
         with self._using():
-            return self._rows.copy()
+            return self._games.rows.copy()
 
     @property
     def rolls(self) -> npt.NDArray[np.int8]:
         """The roll each game plays next, (n, 2) int8: (0, 0) before a transfer segment or after the end."""
         with self._using():
-            return self._rolls.copy()
+            return self._games.rolls.copy()
 
     @property
     def numbers(self) -> Ints:
         """The game number in each slot, (n,) int64."""
         with self._using():
-            return self._numbers.copy()
+            return self._games.numbers.copy()
 
     @property
     def plies(self) -> npt.NDArray[np.int32]:
         """Moves played by each game so far, transfer segments included, (n,) int32."""
         with self._using():
-            return self._plies.copy()
+            return self._games.plies.copy()
 
     @property
     def turns(self) -> npt.NDArray[np.int32]:
         """Rolls played by each game so far, (n,) int32."""
         with self._using():
-            return self._turns.copy()
+            return self._games.turns.copy()
 
     @property
     def done(self) -> npt.NDArray[np.bool_]:
@@ -277,13 +275,13 @@ class Games:
     def winner(self) -> npt.NDArray[np.int8]:
         """The winner of each slot's game: 0 White, 1 Black, -1 while it goes on or when it was given up."""
         with self._using():
-            return layout.winner(self._rows)
+            return layout.winner(self._games.rows)
 
     @property
     def points(self) -> npt.NDArray[np.int8]:
         """The points the winner of each slot's game scores (docs/rules.md, Game end and scoring), else 0."""
         with self._using():
-            return layout.points(self._rows)
+            return layout.points(self._games.rows)
 
     def records(self) -> Finished:
         """Every game ended so far, in the order they ended (:class:`Finished`; none with
@@ -335,23 +333,13 @@ class Games:
             return problem
         picked = choices.astype(np.int64, copy=False)
         chosen = children[offsets[:-1] + picked]
-        plies = self._plies[active] + 1
-        ended_here = layout.is_over(chosen) | (plies >= MAX_PLIES)
+        ended_here = self._games.ends(active, chosen)
         ended = active[ended_here]
         if self._reset and self._next + len(ended) > LAST_NUMBER:
             problem = f"leaves no game number below 2**62 for the next {len(ended)} game(s) (reset=True)"
             raise field_error(NardyError, "first_game", problem, self._args.first_game)
         self._children = None
-        self._turns[active] += self._rolls[active, 0] != 0
-        self._plies[active] = plies
-        self._rows[active] = chosen
-        self._rolls[active] = 0
-        rolling = active[rolls_next(chosen) & ~ended_here]
-        args = self._args
-        self._rolls[rolling] = self._kernels.game_rolls(
-            args.seed, self._numbers[rolling], self._drawn[rolling], args.stratify
-        )
-        self._drawn[rolling] += 1
+        self._games.advance(active, chosen, ended_here)
         finished = self._finish(ended)
         return finished.copy()
 
@@ -361,7 +349,7 @@ class Games:
             active = np.flatnonzero(~self._done)
             if not active.size:
                 return active, np.zeros((0, layout.WIDTH), dtype=np.int8), np.zeros(1, dtype=np.int64)
-            rows, rolls = self._rows[active], self._rolls[active]
+            rows, rolls = self._games.rows[active], self._games.rolls[active]
             children, offsets, _, bad, _ = self._kernels.batch(rows, rolls, 0)
             if children is None or offsets is None:  # never for the games' own rows: said plainly if it were
                 raise explain(rows, rolls, bad)
@@ -370,14 +358,8 @@ class Games:
 
     def _finish(self, ended: Ints) -> Finished:
         """The records of the games in slots ``ended``, kept; their slots restarted or marked done."""
-        final = self._rows[ended]
-        records = np.zeros(len(ended), dtype=RECORD)
-        records["winner"] = layout.winner(final)
-        records["points"] = layout.points(final)
-        records["plies"] = self._plies[ended]
-        records["turns"] = self._turns[ended]
-        records["start"] = self._numbers[ended] % len(self._args.rows)
-        finished = Finished(ended, self._numbers[ended], records, final)
+        games = self._games
+        finished = Finished(ended, games.numbers[ended], games.records(ended), games.rows[ended])
         if self._keep and len(ended):
             self._kept.append(finished)
         if not self._reset:
@@ -385,9 +367,5 @@ class Games:
         elif len(ended):
             numbers = np.arange(len(ended), dtype=np.int64) + self._next
             self._next += len(ended)
-            rows, rolls, drawn = first_rolls(self._args, numbers, self._kernels.game_rolls)
-            self._numbers[ended], self._rows[ended] = numbers, rows
-            self._rolls[ended], self._drawn[ended] = rolls, drawn
-            self._plies[ended] = 0
-            self._turns[ended] = 0
+            games.restart(ended, numbers)
         return finished

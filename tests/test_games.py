@@ -1,10 +1,10 @@
 """Whole games: the seeded dice, ``Game`` (who starts, the opening, extra rolls, transfers, records that
 replay), ``playout`` in both implementations, and the row helpers of ``nardy_fast.layout``.
 
-The compiled core plays its games in C; ``python_playout`` plays the same games through ``Game`` and
-``legal_moves``. With the core's ``Position`` the Python loop is quick enough for a thousand games per
-setting, which checks the C loop's sequencing; with the reference's ``Position`` a few games per variant check
-that the reference plays them alike too (its rules are compared with the core's move by move in
+The compiled core plays its games in C; the engine's one Python game loop (``lockstep.seats_playout``) plays
+the same games over the core's ``batch_children``, quick enough for a thousand games per setting, which checks
+the C loop's sequencing; the reference's playouts (that loop over the reference's moves) are checked against
+the core's on a few games per variant (its rules are compared with the core's move by move in
 tests/test_differential.py)."""
 
 from __future__ import annotations
@@ -18,12 +18,20 @@ import nardy_fast
 from nardy_fast import NardyError, corpus, dice, layout
 from nardy_fast._dispatch import implementations
 from nardy_fast.game import MAX_PLIES, RECORD, Game
+from nardy_fast.kernels import Played, PlayoutArgs
+from nardy_fast.lockstep import seats_playout
 from nardy_fast.playouts import PlayoutOptions, bound, check_playout
-from nardy_fast.reference.playout import python_playout
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
 needs_core = pytest.mark.skipif(CORE is None, reason="the core is not built")
+
+
+def python_loop(args: PlayoutArgs) -> Played:
+    """The bound playout ``args`` in the engine's Python game loop over the core's kernels."""
+    assert CORE is not None
+    return seats_playout(CORE.Position.kernels, args)
+
 
 #: Settings of the differential playouts: variant and flags.
 SETTINGS: list[tuple[str, dict[str, object]]] = [
@@ -133,7 +141,7 @@ def test_core_playout_equals_the_python_game_loop(
         found = nardy_fast.playout(variant, games, seed=20261130, policy=policy, opening=opening, **flags)  # type: ignore[call-overload]
         options = PlayoutOptions(policy=policy, opening=opening, flags=flags)
         args = bound(CORE.Position.kernels, check_playout(variant, games, 20261130, options))  # type: ignore[union-attr]
-        expected = python_playout(CORE.Position, args)  # type: ignore[union-attr]
+        expected = python_loop(args)
         assert found.dtype == RECORD
         assert np.array_equal(found, expected)
         assert (found["winner"] >= 0).all() and set(found["points"]) <= {1, 2, 3}
@@ -154,13 +162,13 @@ def test_playout_from_rows_and_positions() -> None:
     starts = rows[:50][~layout.is_over(rows[:50])]
     found = nardy_fast.playout(starts, 300, seed=8)
     args = bound(CORE.Position.kernels, check_playout(starts, 300, 8, PlayoutOptions()))  # type: ignore[union-attr]
-    assert np.array_equal(found, python_playout(CORE.Position, args))  # type: ignore[union-attr]
+    assert np.array_equal(found, python_loop(args))
     assert list(found["start"][: len(starts) + 2]) == [*range(len(starts)), 0, 1]
     one = nardy_fast.Position.from_array(starts[3])
     assert CORE is not None
     assert np.array_equal(
         nardy_fast.playout(one, 5, seed=8)["winner"],
-        python_playout(CORE.Position, bound(CORE.Position.kernels, check_playout(one, 5, 8, PlayoutOptions())))["winner"],  # type: ignore[call-overload]
+        python_loop(bound(CORE.Position.kernels, check_playout(one, 5, 8, PlayoutOptions())))["winner"],  # type: ignore[call-overload]
     )
 
 

@@ -23,9 +23,7 @@ SRC = Path(__file__).resolve().parent.parent / "src_pyx"
 ORDER = ("facts", "core", "engine", "shell")
 
 #: Imports from a lower layer to a higher one, as (importer, imported) without the package prefix.
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    ("reference.playout", "game"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

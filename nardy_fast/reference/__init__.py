@@ -13,15 +13,16 @@ from ..dice import game_rolls
 from ..encodings import python_kernel as python_encoder
 from ..implementation import Implementation
 from ..kernels import Kernels, Played, PlayoutArgs
+from ..lockstep import seats_playout
 from ..perft import perft
 from ..position import Engine, Move
 from ..position import Position as _Position
 from ..segments import python_kernel as python_segments
 from ..vector import Games as _Games
-from .engine import Moves, child_rows, legal_moves
+from .engine import child_rows, legal_moves
 from .evaluate import evaluate_rows
 from .levels import searched
-from .playout import python_playout
+from .playout import check_seats, moves_search
 
 __all__ = [
     "Position",
@@ -54,8 +55,10 @@ class Position(AnalysedPosition):
 
 
 def _playout(args: PlayoutArgs) -> Played:
-    """The built-in policies, every game played through :class:`~nardy_fast.game.Game`."""
-    return python_playout(Position, args, Moves)  # moves made only when picked: a ladder has millions
+    """The built-in seats played by the engine's one Python game loop (:func:`nardy_fast.lockstep.
+    seats_playout`), each ply's moves by the reference rules, made only when picked: a ladder has millions."""
+    check_seats(args)
+    return seats_playout(_KERNELS, args, moves_search(Position))
 
 
 def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:

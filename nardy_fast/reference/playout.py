@@ -1,123 +1,98 @@
-"""The reference's playout kernel for the built-in policies: every game played through
-:class:`~nardy_fast.game.Game` with the reference's positions, as a user would play it, each side by its seat
-(a playout's one policy, or a duel's two players on duplicate dice): the twin of the core's C game loop."""
+"""The reference's search of a playout's plies: each position's legal moves by the reference rules, made only
+when read (a crazy ladder has millions of results, of which a built-in policy plays one). The games themselves
+are played by the engine's one Python game loop (:mod:`nardy_fast.lockstep`), as every Python playout is:
+``reference/__init__.py`` runs it over this search, the twin of the core's loop in C."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional, Protocol, Union
+from typing import Optional
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import dice, layout
+from .. import layout
 from ..errors import NardyError, SearchLimitError, field_error
-from ..game import Game
-from ..kernels import PlayoutArgs, Records, Seat, Trajectories, kernels_of
-from ..position import Move, Position
-from ..turns import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, TRUNCATED
+from ..kernels import PlayoutArgs
+from ..position import Position
+from .engine import Moves
 
-__all__ = ["python_playout"]
+__all__ = ["check_seats", "Moved", "moves_search"]
 
-
-def _finish(out: npt.NDArray[np.void], index: int, game: Game, start: int, truncated: bool, limited: bool) -> None:
-    won = game.winner()
-    out[index] = (
-        LIMITED if limited else TRUNCATED if truncated else -1 if won is None else ("white", "black").index(won),
-        game.points(),
-        game.plies,
-        game.turns,
-        start,
-    )
+Rows = npt.NDArray[np.int8]
+Offsets = npt.NDArray[np.int64]
 
 
-def _stops(position: Position) -> bool:
-    """Where ``truncate="bearoff"`` stops a game: a bear-off position whose side to move rolls (one with a
-    pending list plays it first)."""
-    return position.is_bearoff() and not position.pending
-
-
-def _pick(seat: Seat, seed: int, number: int, game: Game, moves: MoveList) -> int:
-    """The move ``seat`` plays among ``moves`` in ``game`` (game ``number`` of ``seed``'s dice): a greedy
-    seat's, the first of the position's hint (its chooser's); a seeded random one; or the first."""
-    if seat.evaluator >= 0:
-        assert seat.chooser is not None  # the engine binds a greedy seat with the chooser of its choices
-        position = game.position
-        rows = position.to_array()[None, :]
-        children, offsets, _ = kernels_of(position).batch_children(rows, game.roll or (0, 0))
-        assert len(children) == len(moves)
-        return int(seat.chooser(rows, children, offsets)[0])
-    if POLICIES[seat.policy] == "random":
-        return dice.choice(seed, number, game.plies, len(moves))
-    return 0
-
-
-class MoveList(Protocol):
-    """The legal moves of a ply, by number (a list, or :class:`~nardy_fast.reference.engine.Moves`)."""
-
-    def __len__(self) -> int: ...
-
-    def __getitem__(self, k: int) -> Move: ...
-
-
-#: The legal moves of a position for a roll (``None``: its pending list) under a search bound (0: none).
-MovesOf = Callable[[Position, Optional[tuple[int, int]], int], MoveList]
-
-
-def all_moves(position: Position, roll: Optional[tuple[int, int]], limit: int) -> MoveList:
-    """``position.legal_moves``: the moves of its own implementation."""
-    return position.legal_moves(roll, max_results=limit or None)
-
-
-def python_playout(
-    position_class: type[Position], args: PlayoutArgs, moves_of: MovesOf = all_moves
-) -> Union[Records, tuple[Records, Trajectories]]:
-    """The built-in policies played through ``position_class`` objects and :class:`Game`, each ply's moves
-    from ``moves_of``, each side by its seat (``args.seats``: in a duel, ``a`` is White in even records and
-    Black in odd ones, a pair sharing game number ``first_game + k``)."""
+def check_seats(args: PlayoutArgs) -> None:
+    """A playout kernel plays built-in seats alone: a seat played by its chooser is refused."""
     for seat in args.seats:
         if seat.policy < 0 and seat.evaluator < 0:
             raise field_error(NardyError, "seat", "is played by its chooser in lock-step, not by the game loop", seat)
-    out = np.zeros(args.games, dtype=RECORD)
-    starts = [position_class._trusted(state) for state in args.states]  # checked by check_playout
-    players = args.seats
-    numbers = args.numbers()
-    rows: list[npt.NDArray[np.int8]] = []
-    rolls: list[tuple[int, int]] = []
-    lengths = np.zeros(args.games, dtype=np.int64)
-    for i in range(args.games):
-        number = int(numbers[i])
-        swap = args.paired and i % 2 == 1
-        seats = (players[1], players[0]) if swap else players  # by colour: White's, Black's
-        index = number % len(starts)
-        if args.from_start:
-            game = Game.from_start(
-                starts[0], seed=args.seed, game=number, opening=OPENINGS[args.opening], stratify=args.stratify
-            )
-        else:
-            game = Game(starts[index], seed=args.seed, game=number, stratify=args.stratify)
-        limited = False
-        while not game.is_over() and game.plies < MAX_PLIES and not (args.truncate and _stops(game.position)):
+
+
+class Moved:
+    """The legal moves of a ply's positions (a :class:`~nardy_fast.kernels.Ply`), each made only when read:
+    the counts alone for a built-in policy, the children of the positions whose side reads them."""
+
+    __slots__ = ("moves", "offsets", "over", "known")
+
+    def __init__(
+        self, position_class: type[Position], rows: Rows, rolls: Rows, limit: int, known: dict[bytes, Position]
+    ) -> None:
+        self.known = known
+        self.moves: list[Optional[Moves]] = []
+        over = np.zeros(len(rows), dtype=bool)
+        for i, (row, roll) in enumerate(zip(rows, rolls)):
+            position = known.get(row.tobytes())
+            if position is None:
+                position = position_class._trusted(layout.unpack(row))
+            dice = None if roll[0] == 0 else (int(roll[0]), int(roll[1]))  # (0, 0): the pending list
             try:
-                moves = moves_of(game.position, game.roll, args.limit)
-            except SearchLimitError:
-                limited = True  # the ply's search is over max_results: the game is given up here
-                break
-            pick = _pick(seats[game.position.turn == "black"], args.seed, number, game, moves)
-            if args.trajectories and not args.last_only:
-                rows.append(game.position.to_array())
-                rolls.append(game.roll or (0, 0))
-            game.play(moves[pick])
-        if args.trajectories:
-            rows.append(game.position.to_array())
-            rolls.append((0, 0))
-            lengths[i] = 1 if args.last_only else game.plies + 1
-        truncated = args.truncate and not game.is_over() and _stops(game.position)
-        _finish(out, i, game, index, truncated, limited)
-    if not args.trajectories:
-        return out
-    return out, Trajectories(
-        np.array(rows, dtype=np.int8).reshape(-1, layout.WIDTH),
-        np.array(rolls, dtype=np.int8).reshape(-1, 2),
-        np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
-    )
+                self.moves.append(Moves(position, dice, limit))
+            except SearchLimitError:  # the game is given up at this ply
+                over[i] = True
+                self.moves.append(None)
+        self.over: Optional[npt.NDArray[np.bool_]] = over if over.any() else None
+        self.offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        self.offsets[1:] = np.cumsum([0 if moves is None else len(moves) for moves in self.moves])
+
+    def segments(self, which: Optional[Offsets], children: bool) -> tuple[Rows, Offsets]:
+        """The children of the positions ``which`` (``None``: all), made only when ``children`` are read."""
+        if which is None:
+            chosen, offsets = list(range(len(self.moves))), self.offsets
+        else:
+            chosen = [int(i) for i in which]
+            offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
+            offsets[1:] = np.cumsum(np.diff(self.offsets)[which])
+        if not children:
+            return np.zeros((0, layout.WIDTH), dtype=np.int8), offsets
+        made = [self._row(i, k) for i in chosen for k in range(self.offsets[i + 1] - self.offsets[i])]
+        return np.array(made, dtype=np.int8).reshape(-1, layout.WIDTH), offsets
+
+    def chosen(self, picks: Offsets) -> Rows:
+        """The chosen child of each position, made (and kept for the next ply's search)."""
+        made = [self._child(i, int(k)) for i, k in enumerate(picks)]
+        rows = np.array([position.to_array() for position in made], dtype=np.int8).reshape(-1, layout.WIDTH)
+        self.known.clear()  # another thread's batch may have put its own there: it finds them unpacked again
+        self.known.update(zip((row.tobytes() for row in rows), made))
+        return rows
+
+    def _child(self, index: int, k: int) -> Position:
+        moves = self.moves[index]
+        assert moves is not None  # a position over max_results has no children read
+        return moves[k].result
+
+    def _row(self, index: int, k: int) -> Rows:
+        return self._child(index, k).to_array()
+
+
+def moves_search(position_class: type[Position]) -> Callable[[Rows, Rows, int], Moved]:
+    """The search of a ply over ``position_class``'s legal moves, made only when read: ``search(rows, rolls,
+    max_results)``."""
+
+    known: dict[bytes, Position] = {}  # the positions the last ply moved to: not unpacked again from their rows
+
+    def search(rows: Rows, rolls: Rows, limit: int) -> Moved:
+        return Moved(position_class, rows, rolls, limit, known)
+
+    return search
