@@ -19,7 +19,8 @@ before it) and saying in its first lines what it holds, uses and offers:
   ``api_batch.pxi``;
 - bear-offs: ``bearoff.pxi`` (the bear-off test, layout ids and the move generator of a side at home),
   ``bearoff_one.pxi`` and ``bearoff_two.pxi`` (the table builders);
-- evaluation: ``encode.pxi`` (network encodings), ``network.pxi`` and ``net_kernel.h`` (the network),
+- evaluation: ``encode.pxi`` (network encodings), ``twins.pxi`` (the built-in evaluators' C twins by kind, each
+  registering itself), ``network.pxi`` and ``net_kernel.h`` (the network),
   ``race_eval.pxi``, ``pubeval.pxi``, ``heuristic.pxi`` (the other built-in evaluators), ``evaluate.pxi`` (the
   evaluator seam), ``hint.pxi`` (the n-ply search);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
@@ -105,6 +106,7 @@ include "bearoff.pxi"
 include "bearoff_one.pxi"
 include "bearoff_two.pxi"
 include "encode.pxi"
+include "twins.pxi"
 include "network.pxi"
 include "race_eval.pxi"
 include "pubeval.pxi"

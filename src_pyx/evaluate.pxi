@@ -1,20 +1,19 @@
 # The evaluator seam in C (docs/rules.md, Evaluation): one call that values a position for its side to move
-# with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is (the
-# composite "net" dispatching each position by its class), and the batch entry points over packed rows.
-# Uses: tables, memory, gate, results, api_moves, bearoff, race_eval, pubeval, heuristic, network.
+# with the five probabilities of nardy_fast.evaluation.OUTPUTS, whichever built-in evaluator it is (its twin,
+# by kind, from twins.pxi: the seam names none), the composite "net" (dispatching each position by its
+# class), and the batch entry points over packed rows.
+# Uses: tables, memory, gate, results, api_moves, bearoff, race_eval, twins.
 # Offers: evaluate_pos, evaluator_from, equity_of, flip_into.
 
 from nardy_fast.evaluation import classes as _classes
 from nardy_fast.evaluation.constants import CHECK_ONLY as _CHECK_ONLY
-from nardy_fast.evaluation.outcomes import EVALUATORS as _EVALUATORS
 
-cdef int EVAL_RACE = _EVALUATORS.index("race")
-cdef int EVAL_PUBEVAL = _EVALUATORS.index("pubeval")
-cdef int EVAL_HEURISTIC = _EVALUATORS.index("heuristic")
-cdef int EVAL_NET = _EVALUATORS.index("net")            # the composite
-cdef int EVAL_NETWORK = _EVALUATORS.index("network")    # the network alone
 # the kind that asks evaluate_rows only to check its rows (nardy_fast.evaluation.evaluators.CHECK_ONLY)
 cdef int EVAL_CHECK_ONLY = _CHECK_ONLY
+# by kind, the facts the seam reads (nardy_fast.evaluation.outcomes.BuiltinFacts): whether the evaluator weighs
+# a move by the position before it, and whether a composite may value contact with it
+cdef bint EVAL_BY_PARENT[MAX_KINDS]
+cdef bint EVAL_CONTACT[MAX_KINDS]
 
 # the position classes (nardy_fast.evaluation.classes)
 cdef int CLASS_OVER = _classes.OVER
@@ -54,25 +53,20 @@ cdef int position_class(const Pos *p) noexcept nogil:
 
 
 cdef int evaluate_pos(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
-    """``out[0..4]`` for the side to move of ``p``: the outcome of a finished game, else the evaluator's
-    values (the composite's: the race evaluator's in the bear-off and race classes, its exact two-sided
-    table in the first; its contact part's in contact); 0, or ``E_EVALUATOR`` where the evaluator cannot
-    value ``p``."""
-    cdef int kind = e.kind
+    """``out[0..4]`` for the side to move of ``p``: the outcome of a finished game, else the values of the
+    evaluator's twin (twins.pxi); 0, or ``E_EVALUATOR`` where the evaluator cannot value ``p``."""
     if is_over(p):
         terminal_probabilities(p, out)
         return 0
-    if kind == EVAL_NET:
-        if position_class(p) != CLASS_CONTACT:
-            return race_evaluate(e, p, out)
-        kind = e.contact
-    if kind == EVAL_RACE:
+    return TWIN_EVALUATE[e.kind](e, p, out)
+
+
+cdef int composite_evaluate(const Evaluator *e, const Pos *p, double *out) noexcept nogil:
+    """The composite "net" of the unfinished ``p``: the race evaluator's values in the bear-off and race
+    classes (its exact two-sided table in the first), its contact part's in contact."""
+    if position_class(p) != CLASS_CONTACT:
         return race_evaluate(e, p, out)
-    if kind == EVAL_PUBEVAL:
-        return pubeval_evaluate(e, p, out)
-    if kind == EVAL_NETWORK:
-        return network_evaluate(e, p, out)
-    return heuristic_evaluate(e, p, out)
+    return TWIN_EVALUATE[e.contact](e, p, out)
 
 
 cdef inline double equity_of(const double *v) noexcept nogil:
@@ -90,62 +84,49 @@ cdef inline void flip_into(const double *v, double *out) noexcept nogil:
 
 
 cdef int evaluator_from(Evaluator *e, int kind, object tables) except -1:
-    """Fill ``e`` for evaluator ``kind``; ``tables`` is ``None`` or, for the race evaluator,
-    ``(dist, dist_first, two_win)``: C-contiguous float64 arrays the caller keeps alive while ``e`` is used
-    (``two_win`` may be ``None``); for pubeval, whether the positions before the moves were races (the
-    weight set to use: nardy_fast.evaluation.pubeval); for the network, its weights (``network_from``); for
-    the composite, ``(race tables, contact kind, contact tables)`` (nardy_fast.evaluation.evaluators.
-    tables_for), its contact part the network, the heuristic or pubeval."""
+    """Fill ``e`` for evaluator ``kind`` with what its twin's ``tables_from`` reads of ``tables`` (twins.pxi;
+    nardy_fast.evaluation.evaluators.tables_for): for the race evaluator ``None`` or ``(dist, dist_first,
+    two_win)``, C-contiguous float64 arrays the caller keeps alive while ``e`` is used (``two_win`` may be
+    ``None``); for pubeval, whether the positions before the moves were races (the weight set to use:
+    nardy_fast.evaluation.pubeval); for the network, its weights (``network_from``); for the composite,
+    ``(race tables, contact kind, contact tables)``, its contact part one a composite may value contact with."""
     memset(e, 0, sizeof(Evaluator))
     if not 0 <= kind < len(_EVALUATORS):
         raise _field_error(_NardyError, "evaluator", "is not a built-in evaluator", kind)
     e.kind = kind
     e.parent_race = -1
-    if kind == EVAL_NETWORK:
-        return network_from(e, tables)
-    if kind == EVAL_NET:
-        # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
-        if type(tables) is not tuple or len(<tuple> tables) != 3:
-            raise _field_error(_NardyError, "tables", "are not the composite's tables", type(tables).__name__)
-        race, contact, contact_tables = <tuple> tables
-        if type(contact) is not int or contact not in (EVAL_NETWORK, EVAL_HEURISTIC, EVAL_PUBEVAL):
-            raise _field_error(_NardyError, "tables", "name no evaluator a composite values contact with", contact)
-        e.contact = contact
-        if contact == EVAL_NETWORK:
-            network_from(e, contact_tables)
-        return race_from(e, race)
-    if tables is None:
+    if TWIN_FROM[kind] == NULL:
         return 0
-    if kind == EVAL_PUBEVAL:
-        e.parent_race = 1 if tables else 0
-        return 0
-    return race_from(e, tables)
+    return TWIN_FROM[kind](e, tables)
 
 
-cdef int race_from(Evaluator *e, object tables) except -1:
-    """Point ``e`` at the race evaluator's ``tables`` (``None``: none; see ``evaluator_from``)."""
-    cdef const double[:, ::1] dist
-    cdef const double[:, ::1] first
-    cdef const double[:, ::1] two
-    if tables is None:
-        return 0
+cdef int composite_from(Evaluator *e, object tables) except -1:
+    """Point ``e`` at the composite's ``(race tables, contact kind, contact tables)``."""
     # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
     if type(tables) is not tuple or len(<tuple> tables) != 3:
-        raise _field_error(_NardyError, "tables", "are not the race evaluator's tables", type(tables).__name__)
-    dist, first, two_win = <tuple> tables
-    if (dist.shape[0] != first.shape[0] or dist.shape[1] != BO_TURNS or first.shape[1] != BO_TURNS
-            or dist.shape[0] < 1):
-        raise _field_error(_NardyError, "tables", "do not have the shape of one-sided tables", dist.shape[0])
-    e.n1 = dist.shape[0]
-    e.dist = &dist[0, 0]
-    e.dist_first = &first[0, 0]
-    if two_win is not None:
-        two = two_win
-        if two.shape[0] != two.shape[1] or two.shape[0] < 1:
-            raise _field_error(_NardyError, "tables", "do not have the shape of a two-sided table", two.shape[0])
-        e.n2 = two.shape[0]
-        e.two_win = &two[0, 0]
-    return 0
+        raise _field_error(_NardyError, "tables", "are not the composite's tables", type(tables).__name__)
+    race, contact, contact_tables = <tuple> tables
+    if type(contact) is not int or not 0 <= contact < len(_EVALUATORS) or not EVAL_CONTACT[<int> contact]:
+        raise _field_error(_NardyError, "tables", "name no evaluator a composite values contact with", contact)
+    e.contact = contact
+    if TWIN_FROM[e.contact] != NULL:
+        TWIN_FROM[e.contact](e, contact_tables)
+    return race_from(e, race)
+
+
+register_twin("net", composite_evaluate, composite_from)
+
+
+cdef void _init_seam() except *:
+    cdef int kind
+    for kind in range(len(_BUILTINS)):
+        if TWIN_EVALUATE[kind] == NULL:
+            raise ImportError(f"nardy_fast._core: the built-in evaluator {_EVALUATORS[kind]!r} has no C twin")
+        EVAL_BY_PARENT[kind] = _BUILTINS[kind].by_parent
+        EVAL_CONTACT[kind] = _BUILTINS[kind].contact
+
+
+_init_seam()
 
 
 cdef inline uint64_t work_of_evaluator(const Evaluator *e) noexcept nogil:

@@ -2,8 +2,8 @@
 # nardy_fast.evaluation.heuristic (its docstring is the specification, its tables the coefficients), the twin
 # of nardy_fast.reference.heuristic with the same floats in the same order. One pass over the 24 points
 # gathers each side's counts and its points as bit masks; the runs of blocks and the shots are bit tricks.
-# Uses: tables.
-# Offers: heuristic_evaluate.
+# Uses: tables, twins.
+# Offers: nothing.
 
 from libc.math cimport exp, sqrt
 
@@ -226,3 +226,6 @@ cdef int heuristic_evaluate(const Evaluator *e, const Pos *p, double *out) noexc
     out[3] = lose_mars
     out[4] = lose_koks
     return 0
+
+
+register_twin("heuristic", heuristic_evaluate, NULL)

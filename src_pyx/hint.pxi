@@ -134,11 +134,12 @@ cdef inline void view_into(const Pos *p, const Pos *c, const double *v, double *
 
 cdef inline int value0(SearchCtx *s, const Pos *parent, const Pos *p, double *out) noexcept nogil:
     """value(p, 0) of a child of ``parent`` (NULL: none known): a finished game's outcome, else the
-    evaluator's values (``s.failed`` records a position it cannot value). Pubeval weighs the children of a
-    position by that position's weight set, as Tesauro's program does (nardy_fast.evaluation.pubeval)."""
+    evaluator's values (``s.failed`` records a position it cannot value). An evaluator whose facts say
+    ``by_parent`` (pubeval) weighs the children of a position by that position (its weight set, as Tesauro's
+    program does: nardy_fast.evaluation.pubeval)."""
     cdef int status
     s.e.parent_race = -1
-    if parent != NULL and s.e.kind == EVAL_PUBEVAL:
+    if parent != NULL and EVAL_BY_PARENT[s.e.kind]:
         s.e.parent_race = 1 if pos_is_race(parent) else 0
     status = evaluate_pos(&s.e, p, out)
     if status < 0:

@@ -6,8 +6,8 @@
 # set, most of them the units of 10 to 14 occupied points, so the first layer adds one tabled term per occupied
 # point (a contiguous row the compiler vectorises) and then the few other features set; the hidden units are
 # rectified (no exp), and the output layer adds the units above 0 into eight lanes at once (w2 transposed).
-# Uses: tables, encode.
-# Offers: network_evaluate, network_from.
+# Uses: tables, encode, twins.
+# Offers: nothing.
 
 from libc.math cimport exp
 
@@ -107,3 +107,6 @@ cdef int network_evaluate(const Evaluator *e, const Pos *p, double *out) noexcep
     if out[4] > out[3]:
         out[4] = out[3]
     return 0
+
+
+register_twin("network", network_evaluate, network_from)

@@ -2,8 +2,8 @@
 # nardy_fast.reference.pubeval. The weights, the encoding, the choice of weight set and the map to the outputs
 # are nardy_fast.evaluation.pubeval's (its docstring); the terms are its own doubles, copied at import, and
 # are added here in its order, so that both implementations give the same bits.
-# Uses: race_eval.
-# Offers: pubeval_evaluate.
+# Uses: race_eval, twins.
+# Offers: nothing.
 
 from libc.math cimport exp
 
@@ -61,3 +61,14 @@ cdef int pubeval_evaluate(const Evaluator *e, const Pos *p, double *out) noexcep
     out[3] = 0.0
     out[4] = 0.0
     return 0
+
+
+cdef int pubeval_from(Evaluator *e, object tables) except -1:
+    """Set ``e``'s weight set from ``tables``: ``None``, each position's own, or whether the positions before
+    the moves were races (nardy_fast.evaluation.pubeval)."""
+    if tables is not None:
+        e.parent_race = 1 if tables else 0
+    return 0
+
+
+register_twin("pubeval", pubeval_evaluate, pubeval_from)

@@ -2,8 +2,8 @@
 # nardy_fast.evaluation.race_formula states the values and holds the constants, filled in here at import;
 # nardy_fast.reference.race_eval is the twin whose float operations this follows one for one, so that both
 # give the same floats.
-# Uses: tables, bearoff.
-# Offers: pos_is_race, race_evaluate.
+# Uses: tables, bearoff, twins.
+# Offers: pos_is_race, race_evaluate, race_from.
 
 from libc.math cimport erfc, sqrt
 
@@ -232,3 +232,33 @@ cdef int race_evaluate(const Evaluator *e, const Pos *p, double *out) noexcept n
             return 0
     race_formula(p, cx, cy, out)
     return 0
+
+
+cdef int race_from(Evaluator *e, object tables) except -1:
+    """Point ``e`` at the race evaluator's ``tables``: ``None`` (none) or ``(dist, dist_first, two_win)``,
+    C-contiguous float64 arrays the caller keeps alive while ``e`` is used (``two_win`` may be ``None``)."""
+    cdef const double[:, ::1] dist
+    cdef const double[:, ::1] first
+    cdef const double[:, ::1] two
+    if tables is None:
+        return 0
+    # a tuple of the caller's keeps the arrays alive while e points into them (an iterable might not)
+    if type(tables) is not tuple or len(<tuple> tables) != 3:
+        raise _field_error(_NardyError, "tables", "are not the race evaluator's tables", type(tables).__name__)
+    dist, first, two_win = <tuple> tables
+    if (dist.shape[0] != first.shape[0] or dist.shape[1] != BO_TURNS or first.shape[1] != BO_TURNS
+            or dist.shape[0] < 1):
+        raise _field_error(_NardyError, "tables", "do not have the shape of one-sided tables", dist.shape[0])
+    e.n1 = dist.shape[0]
+    e.dist = &dist[0, 0]
+    e.dist_first = &first[0, 0]
+    if two_win is not None:
+        two = two_win
+        if two.shape[0] != two.shape[1] or two.shape[0] < 1:
+            raise _field_error(_NardyError, "tables", "do not have the shape of a two-sided table", two.shape[0])
+        e.n2 = two.shape[0]
+        e.two_win = &two[0, 0]
+    return 0
+
+
+register_twin("race", race_evaluate, race_from)

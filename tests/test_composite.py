@@ -276,7 +276,7 @@ def test_bad_parts(field: str, value: object) -> None:
 
 
 def test_bad_built_in_composites() -> None:
-    with pytest.raises(NardyError, match=r"^contact: must be one of \('network', 'heuristic', 'pubeval'\) or a Network"):
+    with pytest.raises(NardyError, match=r"^contact: must be one of \('pubeval', 'heuristic', 'network'\) or a Network"):
         CompositeBuiltin("net", Builtin("race"))
     with pytest.raises(NardyError, match=r"^contact: "):
         CompositeBuiltin("heuristic", Builtin("heuristic"))

@@ -105,7 +105,7 @@ def network_label(net: EvaluatorLike, variant: str) -> str:
     """What a network is called in a table: ``net`` and the first 12 digits of its weights' SHA-256 where
     they can be read."""
     resolved = resolve_evaluator(net, "net")
-    if isinstance(resolved, Builtin) and resolved.name in ("net", "network"):
+    if isinstance(resolved, Builtin) and resolved.facts.network:
         try:
             return f"net {network_for(resolved, variant).sha256[:12]}"
         except NardyError:

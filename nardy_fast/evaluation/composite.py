@@ -14,7 +14,7 @@ say) is dispatched here, each class's rows given to its own evaluator in one cal
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Protocol, Union
+from typing import TYPE_CHECKING, Optional, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,10 @@ from ..errors import NardyError, field_error
 from ..inputs import choice
 from .builtin import Builtin
 from .classes import BEAROFF, CONTACT, RACE, classes_of
-from .outcomes import EVALUATORS, check_probabilities
+from .outcomes import BUILTINS, EVALUATORS, check_probabilities
+
+if TYPE_CHECKING:
+    from ..kernels import Kernels
 
 __all__ = [
     "Composite",
@@ -39,8 +42,8 @@ __all__ = [
 #: The shipped network alone, and the race evaluator: the default composite's parts.
 NETWORK = Builtin("network")
 RACE_EVALUATOR = Builtin("race")
-#: The built-in evaluators a built-in composite may value positions in contact with.
-CONTACT_KINDS = ("network", "heuristic", "pubeval")
+#: The built-in evaluators a built-in composite may value positions in contact with (their facts say so).
+CONTACT_KINDS = tuple(facts.name for facts in BUILTINS if facts.contact)
 
 
 @dataclass(frozen=True, repr=False)
@@ -53,8 +56,11 @@ class CompositeBuiltin(Builtin):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.name != "net" or not isinstance(self.contact, Builtin) or self.contact.name not in CONTACT_KINDS:
+        if not self.facts.composes or not isinstance(self.contact, Builtin) or not self.contact.facts.contact:
             raise field_error(NardyError, "contact", f"must be one of {CONTACT_KINDS} or a Network", self.contact)
+
+    def served(self) -> Optional[tuple[str, ...]]:  # noqa: D102 - Builtin.served: those of its part in contact
+        return self.contact.served()
 
     def __repr__(self) -> str:
         return f"Composite(contact={self.contact!r})"
@@ -70,6 +76,18 @@ def contact_of(evaluator: Builtin) -> Builtin:
 Rows = npt.NDArray[np.int8]
 
 
+def tables_of(evaluator: Builtin, kernels: Kernels, rows: Rows, own: bool) -> object:
+    """What the built-in composite ``evaluator`` reads for ``rows`` (its facts' ``tables``): ``(race tables,
+    contact kind, contact tables)``, the race tables of every position ``own`` rows are or (not ``own``) lead to
+    (:func:`~nardy_fast.evaluation.evaluators.tables_for`)."""
+    from .race import race_tables, reached_tables  # the tables are built by those who value races
+
+    contact = contact_of(evaluator)
+    contact_tables = contact.tables_for(kernels, rows)
+    race = race_tables(kernels, rows) if own or kernels.hint is None else reached_tables(kernels, rows)
+    return race, contact.kind, contact_tables
+
+
 class Evaluator(Protocol):
     """What a Python evaluator offers: ``evaluate(rows)``."""
 
@@ -81,9 +99,9 @@ class Evaluator(Protocol):
 CLASSES_FIELD = {BEAROFF: "bearoff", RACE: "race", CONTACT: "contact"}
 
 
-def _plain(part: object, name: str) -> bool:
-    """Whether ``part`` is the built-in evaluator ``name`` itself (not a network of one's own)."""
-    return type(part) is Builtin and part.name == name
+def _plain(part: object, builtin: Builtin) -> bool:
+    """Whether ``part`` is the built-in evaluator ``builtin`` itself (not a network of one's own)."""
+    return type(part) is Builtin and part == builtin
 
 
 class Composite:
@@ -105,12 +123,12 @@ class Composite:
     def builtin(self) -> Optional[Builtin]:
         """The built-in evaluator this composite is (``"net"``, or a :class:`CompositeBuiltin`), or ``None``
         when a part is not built-in or not composed as ``"net"`` composes its parts."""
-        if not (_plain(self.race, "race") and _plain(self.bearoff, "race")):
+        if not (_plain(self.race, RACE_EVALUATOR) and _plain(self.bearoff, RACE_EVALUATOR)):
             return None
         contact = self.contact
-        if not isinstance(contact, Builtin) or contact.name not in CONTACT_KINDS:
+        if not isinstance(contact, Builtin) or not contact.facts.contact:
             return None
-        return Builtin("net") if _plain(contact, "network") else CompositeBuiltin("net", contact)
+        return Builtin("net") if _plain(contact, NETWORK) else CompositeBuiltin("net", contact)
 
     def parts(self) -> tuple[Union[Builtin, object], ...]:
         """The evaluators of the classes bear-off, race and contact, in that order."""
@@ -159,5 +177,3 @@ def resolve_evaluator(value: object, name: str = "evaluator") -> Union[Builtin, 
         return value  # type: ignore[return-value]
     raise field_error(NardyError, name, f"must be one of {EVALUATORS} or an object with an evaluate(rows) method", value)
 
-
-assert "net" in EVALUATORS and all(name in EVALUATORS for name in CONTACT_KINDS)

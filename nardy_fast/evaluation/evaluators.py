@@ -26,9 +26,9 @@ from ..position import Position
 from ..variants import VARIANTS
 from .builtin import Builtin
 from .classes import BEAROFF, CONTACT, RACE, classes_of
-from .composite import Composite, Evaluator, contact_of, resolve_evaluator
+from .composite import Composite, Evaluator, resolve_evaluator
 from .constants import CHECK_ONLY
-from .outcomes import check_probabilities, terminal_probabilities
+from .outcomes import BUILTINS, check_probabilities, terminal_probabilities
 
 __all__ = [
     "Builtin",
@@ -51,17 +51,14 @@ Floats = npt.NDArray[np.float64]
 EvaluatorLike = Union[str, Builtin, Composite, Evaluator]
 
 #: The variants each built-in evaluator serves (the rest: all; a :class:`~nardy_fast.evaluation.network.Network`
-#: serves its own variant only).
-SERVES = {"pubeval": ("short",)}
+#: serves its own variant only): read from their facts.
+SERVES = {facts.name: facts.serves for facts in BUILTINS if facts.serves is not None}
 
 
 def served(evaluator: Builtin) -> Optional[tuple[str, ...]]:
     """The variants ``evaluator`` serves, ``None`` for all (a built-in composite: those of its part in
-    contact)."""
-    if evaluator.name == "net":
-        evaluator = contact_of(evaluator)
-    variant = getattr(evaluator, "variant", None)
-    return (variant,) if isinstance(variant, str) else SERVES.get(evaluator.name)
+    contact): :meth:`Builtin.served`."""
+    return evaluator.served()
 
 
 def check_served(evaluator: Builtin, rows: Rows, races: bool = True) -> None:
@@ -74,7 +71,7 @@ def check_served(evaluator: Builtin, rows: Rows, races: bool = True) -> None:
             i = int(bad[0])
             problem = f"evaluates {' and '.join(serves)} nardy only (rows[{i}] is {VARIANTS[rows[i, layout.VARIANT]]})"
             raise field_error(NardyError, "evaluator", problem, evaluator)
-    if evaluator.name == "race" and races:
+    if evaluator.facts.races_only and races:
         bad = np.flatnonzero(~layout.is_race(rows) & ~layout.is_over(rows))
         if bad.size:
             raise not_race(rows, int(bad[0]))
@@ -94,27 +91,7 @@ def tables_for(kernels: Kernels, evaluator: Builtin, rows: Rows, own: bool = Fal
     ``None``. The composite's race tables serve every position ``own`` rows are or (not ``own``: a hint or a
     game in ``kernels``'s own search) lead to; an implementation without a search of its own (the reference)
     values rows with their own tables as its search reaches them."""
-    if not len(rows):
-        return None
-    if evaluator.name == "network":
-        from .network import network_for
-
-        return network_for(evaluator, VARIANTS[int(rows[0, layout.VARIANT])]).tables
-    if evaluator.name == "net":
-        contact = contact_of(evaluator)
-        contact_tables = tables_for(kernels, contact, rows)
-        if own or kernels.hint is None:
-            from .race import race_tables
-
-            return race_tables(kernels, rows), contact.kind, contact_tables
-        from .race import reached_tables
-
-        return reached_tables(kernels, rows), contact.kind, contact_tables
-    if evaluator.name != "race":
-        return None
-    from .race import race_tables  # the tables are built by those who value races
-
-    return race_tables(kernels, rows)
+    return evaluator.tables_for(kernels, rows, own)
 
 
 def _groups(rows: Rows, context: npt.NDArray[np.int64]) -> list[Optional[npt.NDArray[np.int64]]]:
@@ -174,13 +151,13 @@ def evaluate_rows(
         # the kernels value finished games by their outcome, and report a row the evaluator cannot value
         check_served(evaluator, rows, races=False)
         context = np.full(len(rows), -1, dtype=np.int64)
-        if evaluator.name == "pubeval" and parents is not None:
+        if evaluator.facts.by_parent and parents is not None:
             context = layout.is_race(parents).astype(np.int64)
         for group in _groups(rows, context):
             index = np.arange(len(rows)) if group is None else group
             part = np.ascontiguousarray(rows if group is None else rows[group])
             values = out if group is None else np.zeros((len(index), 5))
-            if evaluator.name == "race" and layout.is_bearoff(part).any():
+            if evaluator.facts.races_only and layout.is_bearoff(part).any():
                 # a contact row is refused before the tables for the bear-offs are built (slowly, maybe)
                 contact = np.flatnonzero(~layout.is_race(part) & ~layout.is_over(part))
                 if contact.size:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import FrozenInstanceError
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Optional
@@ -60,6 +60,7 @@ from ..encodings import td_units
 from ..errors import NardyError, field_error
 from ..files import MAX_JSON_INT, Member, parse_json, read_npz, write_npz
 from ..inputs import choice
+from ..layout import VARIANT
 from ..variants import VARIANTS
 from .builtin import Builtin
 from .constants import INPUTS, MAX_COUNT, MAX_HIDDEN, POINT_FEATURES, SCHEME
@@ -196,6 +197,7 @@ def point_terms(w1: Weights) -> Weights:
     return terms
 
 
+@dataclass(frozen=True, eq=False, repr=False, init=False)
 class Network(Builtin):
     """A network's weights for one variant: the built-in evaluator ``"network"`` with these weights. ``w1``
     (INPUTS, hidden), ``b1`` (hidden,), ``w2`` (5, hidden), ``b2`` (5,) are checked and copied into read-only
@@ -204,6 +206,10 @@ class Network(Builtin):
     variant: str
     hidden: int
     training: dict[str, Any]
+    sha256: str
+    _arrays: dict[str, Weights]
+    _terms: Weights
+    _w2t: Weights
 
     def __init__(
         self,
@@ -219,23 +225,24 @@ class Network(Builtin):
         if known is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
         arrays = _checked_arrays({"w1": w1, "b1": b1, "w2": w2, "b2": b2}, "weights")
-        object.__setattr__(self, "name", "network")
-        object.__setattr__(self, "variant", known)
-        object.__setattr__(self, "hidden", int(arrays["b1"].shape[0]))
-        object.__setattr__(self, "_arrays", arrays)
-        object.__setattr__(self, "training", _training(training))
-        object.__setattr__(self, "sha256", checksum(arrays))
-        object.__setattr__(self, "_terms", point_terms(arrays["w1"]))
-        w2t = np.zeros((self.hidden, 8), dtype=np.float32)
+        w2t = np.zeros((int(arrays["b1"].shape[0]), 8), dtype=np.float32)
         w2t[:, :5] = arrays["w2"].T
         w2t.setflags(write=False)
-        object.__setattr__(self, "_w2t", w2t)
+        values = {
+            "name": "network",
+            "variant": known,
+            "hidden": int(arrays["b1"].shape[0]),
+            "training": _training(training),
+            "sha256": checksum(arrays),
+            "_arrays": arrays,
+            "_terms": point_terms(arrays["w1"]),
+            "_w2t": w2t,
+        }
+        for key, value in values.items():  # the fields are made here, not passed: a frozen dataclass sets them so
+            object.__setattr__(self, key, value)
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    def served(self) -> Optional[tuple[str, ...]]:  # noqa: D102 - Builtin.served: its own variant
+        return (self.variant,)
 
     # one network is equal to itself only (weights are compared by checksum where it matters)
     def __eq__(self, other: object) -> bool:
@@ -250,11 +257,6 @@ class Network(Builtin):
     def __reduce__(self) -> tuple[Any, ...]:
         a = self._arrays
         return (_rebuild, (self.variant, a["w1"], a["b1"], a["w2"], a["b2"], self.training))
-
-    sha256: str
-    _arrays: dict[str, Weights]
-    _terms: Weights
-    _w2t: Weights
 
     @property
     def tables(self) -> tuple[Weights, ...]:
@@ -347,3 +349,9 @@ def network_for(evaluator: Builtin, variant: str) -> Network:
             raise field_error(NardyError, "evaluator", problem, evaluator)
         return evaluator
     return shipped(variant)
+
+
+def tables_of(evaluator: Builtin, kernels: object, rows: npt.NDArray[np.int8], own: bool) -> tuple[Weights, ...]:
+    """What a network evaluator reads for ``rows`` of one variant (its facts' ``tables``): the weights it values
+    that variant with (:func:`network_for`), as :attr:`Network.tables`."""
+    return network_for(evaluator, VARIANTS[int(rows[0, VARIANT])]).tables

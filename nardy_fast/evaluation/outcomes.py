@@ -9,21 +9,67 @@ An evaluator scores a position for its side to move with five probabilities, GNU
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 import numpy as np
 import numpy.typing as npt
 
 from .. import layout
 from ..errors import NardyError, field_error
 
-__all__ = ["OUTPUTS", "EVALUATORS", "equity", "flipped", "check_probabilities", "terminal_probabilities"]
+__all__ = ["OUTPUTS", "EVALUATORS", "BUILTINS", "BuiltinFacts", "equity", "flipped", "check_probabilities", "terminal_probabilities"]
 
 #: The five outputs of an evaluator, in its columns' order.
 OUTPUTS = ("win", "win_mars", "win_koks", "lose_mars", "lose_koks")
 
+
+
+@dataclass(frozen=True)
+class BuiltinFacts:
+    """What the code above the facts needs to know of one built-in evaluator, so that none of it tests the
+    evaluator's name (:class:`~nardy_fast.evaluation.builtin.Builtin` reads these; each implementation's twin of
+    it registers itself under its kind):
+
+    - ``twin``: its reference twin, ``"module:function"`` of :mod:`nardy_fast.reference`, called with one row
+      and the tables (``batch``: with the unfinished rows (n, 64) at once, returning their values (n, 5));
+    - ``serves``: the variants it values (``None``: all);
+    - ``races_only``: it values races and bear-offs only (a row in contact is an error);
+    - ``by_parent``: it weighs a move by the position before it (given as its tables: whether that position
+      was a race);
+    - ``contact``: a built-in composite may value positions in contact with it;
+    - ``composes``: it is the built-in composite (a part in contact, the race evaluator elsewhere);
+    - ``network``: it values with a network (its own, or the one shipped for the row's variant);
+    - ``tables``: ``"module:function"`` of :mod:`nardy_fast.evaluation` that makes what its kernels read for
+      rows of one variant and flags, ``function(evaluator, kernels, rows, own)`` (``None``: nothing).
+    """
+
+    name: str
+    twin: str
+    batch: bool = False
+    serves: Optional[tuple[str, ...]] = None
+    races_only: bool = False
+    by_parent: bool = False
+    contact: bool = False
+    composes: bool = False
+    network: bool = False
+    tables: Optional[str] = None
+
+
+#: The built-in evaluators, in kind order: the one table of their facts (a new one is one entry here).
+BUILTINS = (
+    BuiltinFacts("race", "race_eval:race_evaluate", races_only=True, tables="race:tables_of"),
+    BuiltinFacts("pubeval", "pubeval:pubeval_evaluate", serves=("short",), by_parent=True, contact=True),
+    BuiltinFacts("heuristic", "heuristic:heuristic_evaluate", contact=True),
+    # the composite serves what its part in contact serves: the shipped network's, all (CompositeBuiltin: its own)
+    BuiltinFacts("net", "evaluate:composite_values", batch=True, composes=True, network=True, tables="composite:tables_of"),
+    BuiltinFacts("network", "network:network_evaluate", batch=True, contact=True, network=True, tables="network:tables_of"),
+)
+
 #: The built-in evaluators, by name; a name's index is its kind in the compiled core. ``"net"`` is the composite
 #: default (the shipped network in contact, the race evaluator in races and bear-offs: docs/rules.md,
 #: Evaluation), ``"network"`` the shipped network alone.
-EVALUATORS = ("race", "pubeval", "heuristic", "net", "network")
+EVALUATORS = tuple(facts.name for facts in BUILTINS)
 
 Probabilities = npt.NDArray[np.float64]
 

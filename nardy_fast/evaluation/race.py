@@ -35,6 +35,7 @@ from .race_formula import (
 
 if TYPE_CHECKING:
     from ..kernels import Kernels
+    from .builtin import Builtin
 
 __all__ = [
     "RaceConstants",
@@ -131,6 +132,11 @@ def reached_tables(kernels: Kernels, rows: npt.NDArray[np.int8]) -> RaceTables:
         found = build_tables(kernels.name, kernels.one_sided, kernels.two_sided, state.variant, dict(state.flags))
         _REACHED[key] = found  # the tables are built once per process: a race here stores the same ones
     return found
+
+
+def tables_of(evaluator: Builtin, kernels: Kernels, rows: npt.NDArray[np.int8], own: bool) -> Optional[RaceTables]:
+    """What the race evaluator reads for ``rows`` (its facts' ``tables``): :func:`race_tables`."""
+    return race_tables(kernels, rows)
 
 
 #: The tables :func:`reached_tables` found, by implementation and the rows' variant and flag columns.

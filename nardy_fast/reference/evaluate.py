@@ -7,6 +7,7 @@ as the core's ``evaluate_rows`` does."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import cast
 
 import numpy as np
@@ -16,26 +17,35 @@ from .. import layout
 from ..errors import NardyError
 from ..evaluation.classes import BEAROFF, CONTACT, OVER, RACE, TWO_SIDED_CHECKERS
 from ..evaluation.constants import CHECK_ONLY
-from ..evaluation.outcomes import EVALUATORS, terminal_probabilities
+from ..evaluation.outcomes import BUILTINS, terminal_probabilities
 
 __all__ = ["evaluate_rows", "classify_rows", "position_class", "composite_evaluate"]
 
 Twin = Callable[[npt.NDArray[np.int8], object], tuple[float, float, float, float, float]]
+Batch = Callable[[npt.NDArray[np.int8], object], npt.NDArray[np.float64]]
 
 
-def twin(name: str) -> Twin:
-    """The twin of built-in evaluator ``name`` (imported by those who evaluate)."""
-    if name == "race":
-        from .race_eval import race_evaluate
+def twin(kind: int) -> Callable[[npt.NDArray[np.int8], object], object]:
+    """The twin of the built-in evaluator of ``kind``, named by its facts (``BUILTINS[kind].twin``: imported
+    where first used, as those who evaluate need it): of one row, or of rows at once (its facts' ``batch``)."""
+    module, function = BUILTINS[kind].twin.split(":")
+    found: Callable[[npt.NDArray[np.int8], object], object] = getattr(import_module(f"{__package__}.{module}"), function)
+    return found
 
-        return race_evaluate
-    if name == "pubeval":
-        from .pubeval import pubeval_evaluate
 
-        return pubeval_evaluate
-    from .heuristic import heuristic_evaluate
-
-    return heuristic_evaluate
+def _values(kind: int, rows: npt.NDArray[np.int8], tables: object, out: npt.NDArray[np.float64]) -> int:
+    """Unfinished checked ``rows`` valued by the twin of ``kind`` into ``out``: -1, or the index of the first
+    row it cannot value (a one-row twin's ``ValueError``: the race evaluator's row in contact)."""
+    evaluator = twin(kind)
+    if BUILTINS[kind].batch:
+        out[:] = cast(Batch, evaluator)(rows, tables)
+        return -1
+    for i, row in enumerate(rows):
+        try:
+            out[i] = cast(Twin, evaluator)(row, tables)
+        except ValueError:
+            return i
+    return -1
 
 
 def position_class(row: npt.NDArray[np.int8]) -> int:
@@ -68,14 +78,16 @@ def composite_evaluate(rows: npt.NDArray[np.int8], tables: object, out: npt.NDAr
     if not contact_rows:
         return
     index = np.array(contact_rows)
-    if EVALUATORS[contact] == "network":
-        from .network import network_evaluate  # the network values many rows at once
+    values = np.empty((index.size, 5))
+    _values(contact, rows[index], contact_tables, values)  # pubeval's tables are None there: a row's own weights
+    out[index] = values
 
-        out[index] = network_evaluate(rows[index], contact_tables)
-        return
-    evaluator = twin(EVALUATORS[contact])
-    for i in index:
-        out[i] = evaluator(rows[i], None)  # in contact, a pubeval child's weight set is its parent's
+
+def composite_values(rows: npt.NDArray[np.int8], tables: object) -> npt.NDArray[np.float64]:
+    """:func:`composite_evaluate` as a twin of rows at once (its facts' ``twin``): the values (n, 5)."""
+    out = np.empty((len(rows), 5))
+    composite_evaluate(rows, tables, out)
+    return out
 
 
 def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]) -> int:
@@ -89,33 +101,17 @@ def evaluate_rows(rows: npt.NDArray[np.int8], kind: int, tables: object, out: np
             except NardyError:
                 return i
         return -1
-    if EVALUATORS[kind] in ("net", "network"):
-        from .network import network_evaluate  # the network values many rows at once
-
-        over = layout.is_over(rows)
-        out[over] = terminal_probabilities(rows[over])
-        live = np.flatnonzero(~over)
-        if not live.size:
-            return -1
-        if EVALUATORS[kind] == "network":
-            out[live] = network_evaluate(rows[live], tables)
-            return -1
-        values = np.empty((live.size, 5))
-        composite_evaluate(rows[live], tables, values)
-        out[live] = values
+    over = layout.is_over(rows)
+    out[over] = terminal_probabilities(rows[over])
+    live = np.flatnonzero(~over)
+    if not live.size:
         return -1
-    evaluator = twin(EVALUATORS[kind])
-    for i, row in enumerate(rows):
-        if layout.is_over(row[None, :])[0]:
-            out[i] = terminal_probabilities(row[None, :])[0]
-            continue
-        try:
-            out[i] = evaluator(row, tables)
-        except ValueError:
-            return i
+    values = np.empty((live.size, 5))
+    bad = _values(kind, rows[live], tables, values)
+    if bad >= 0:
+        return int(live[bad])
+    out[live] = values
     return -1
-
-
 
 
 def classify_rows(rows: npt.NDArray[np.int8], out: npt.NDArray[np.int8]) -> int:
