@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pytest
 
 import nardy_fast
-from nardy_fast import layout
+from nardy_fast import Greedy, layout
 from nardy_fast._core import evaluate_rows
 from nardy_fast.bearoff.values import race_probabilities
 from nardy_fast.board import mover_point
@@ -24,8 +24,10 @@ from nardy_fast.core import Position as CorePosition
 from nardy_fast.errors import NardyError
 from nardy_fast.evaluation import race as race_module
 from nardy_fast.evaluation import race_formula
+from nardy_fast.evaluation.builtin import Builtin
 from nardy_fast.evaluation.outcomes import EVALUATORS
 from nardy_fast.evaluation.race import CONSTANTS, KEYS, RaceTables, build_tables, race_tables
+from nardy_fast.evaluation.search import Search, equity_of, ranking
 from nardy_fast.kernels import kernels_named
 from nardy_fast.reference.race_eval import race_evaluate
 from nardy_fast.variants import VARIANTS
@@ -371,3 +373,23 @@ def test_the_docstring_table_is_the_constants() -> None:
     # the dice facts, by hand: long nardy's 294 pips in 36 rolls; gulbar's doubles (6 in 36) roll again
     assert CONSTANTS["long"].mu == 49 / 6 and CONSTANTS["gulbar"].mu == pytest.approx(294 / 30)
     assert CONSTANTS["sixone"].mu == pytest.approx(294 / 34) and CONSTANTS["long"].die == 3.5
+
+
+@pytest.mark.parametrize("variant", ["long", "sixone", "short", "gulbar"])
+def test_the_cores_race_hints_value_reached_bearoffs_by_the_tables(variant: str) -> None:
+    """A hint with the race evaluator from a race that is no bear-off yet values the bear-offs it reaches by
+    the tables, as the shared search (which values each row with its own tables) does: the core's search
+    gives the same values, not those of the formula."""
+    _, paths = nardy_fast.core.playout(variant, 40, seed=5, policy=Greedy("net"), trajectories=True)
+    rows, rolls = paths.rows, paths.rolls
+    picked = np.flatnonzero(layout.is_race(rows) & ~layout.is_bearoff(rows) & (rolls[:, 0] > 0))[::7][:12]
+    assert len(picked) >= 6
+    race = Builtin("race")
+    for plies in (0, 1):
+        for j in picked:
+            position = CorePosition.from_array(rows[j])
+            roll = (int(rolls[j, 0]), int(rolls[j, 1]))
+            found = [equity for _, equity in position.hint(roll, evaluator="race", plies=plies)]
+            _, values, reached = Search(CorePosition.kernels, race).hint(rows[j], roll, plies)
+            expected = [float(v) for v in equity_of(values)[ranking(values, reached)]]
+            assert found == expected, (position.to_text(), roll, plies)

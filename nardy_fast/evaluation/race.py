@@ -135,8 +135,11 @@ def reached_tables(kernels: Kernels, rows: npt.NDArray[np.int8]) -> RaceTables:
 
 
 def tables_of(evaluator: Builtin, kernels: Kernels, rows: npt.NDArray[np.int8], own: bool) -> Optional[RaceTables]:
-    """What the race evaluator reads for ``rows`` (its facts' ``tables``): :func:`race_tables`."""
-    return race_tables(kernels, rows)
+    """What the race evaluator reads for ``rows`` (its facts' ``tables``): the tables of ``rows`` themselves
+    (:func:`race_tables`) when it values them (``own``) or the implementation has no search of its own; else,
+    for a hint or a game in the implementation's own search, the tables of every bear-off it reaches
+    (:func:`reached_tables`), as the composite's race part reads them."""
+    return race_tables(kernels, rows) if own or kernels.hint is None else reached_tables(kernels, rows)
 
 
 #: The tables :func:`reached_tables` found, by implementation and the rows' variant and flag columns.
