@@ -51,6 +51,23 @@ class BuildCore(build_ext):
                 raise SystemExit(f"nardy-fast: the compiled core {extension.name} was not built ({built})")
 
 
+def include_evaluators(src: Path = Path("src_pyx")) -> None:
+    """Write ``src_pyx/evaluators.pxi``, an include of each built-in evaluator's C twin in ``src_pyx/evaluators/``
+    in the order of their names: a new twin is a file there, with no line to add to the core. The file is
+    rewritten only when it changes, so that an unchanged core is not compiled again."""
+    lines = [
+        "# Written by setup.py (include_evaluators), not by hand: the built-in evaluators' C twins, one unit each in",
+        "# src_pyx/evaluators/, each registering itself under its kind (twins.pxi).",
+        *(f'include "evaluators/{unit.name}"' for unit in sorted((src / "evaluators").glob("*.pxi"))),
+    ]
+    text = "\n".join(lines) + "\n"
+    target = src / "evaluators.pxi"
+    if not target.is_file() or target.read_text() != text:
+        target.write_text(text)
+
+
+include_evaluators()
+
 ext_modules = cythonize(
     [
         Extension(

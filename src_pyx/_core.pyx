@@ -20,9 +20,10 @@ before it) and saying in its first lines what it holds, uses and offers:
 - bear-offs: ``bearoff.pxi`` (the bear-off test, layout ids and the move generator of a side at home),
   ``bearoff_one.pxi`` and ``bearoff_two.pxi`` (the table builders);
 - evaluation: ``encode.pxi`` (network encodings), ``twins.pxi`` (the built-in evaluators' C twins by kind, each
-  registering itself), ``network.pxi`` and ``net_kernel.h`` (the network),
-  ``race_eval.pxi``, ``pubeval.pxi``, ``heuristic.pxi`` (the other built-in evaluators), ``evaluate.pxi`` (the
-  evaluator seam), ``hint.pxi`` (the n-ply search);
+  registering itself), ``evaluators.pxi`` (written by setup.py: an include of each file of ``evaluators/``, the
+  C twins, in the order of their names: ``evaluators/network.pxi`` and ``net_kernel.h``, the network;
+  ``evaluators/race_eval.pxi``, ``evaluators/pubeval.pxi``, ``evaluators/heuristic.pxi``), ``evaluate.pxi``
+  (the evaluator seam), ``hint.pxi`` (the n-ply search);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
   from a checked playout or duel), ``segments.pxi`` (per-segment reductions)."""
 
@@ -68,7 +69,7 @@ from nardy_fast.variants import VARIANTS as _VARIANTS
 cnp.import_array()
 
 cdef extern from "net_kernel.h" nogil:
-    # the network evaluator's vector loops, compiled for AVX2 and for the baseline (network.pxi)
+    # the network evaluator's vector loops, compiled for AVX2 and for the baseline (evaluators/network.pxi)
     void nardy_net_pass(float *h, float *total, const float *b1, const float *terms, const int *offsets,
                         int nterms, const float *xs, const float * const *rows, int nrows, const float *w2t,
                         const float *b2, int nh)
@@ -107,10 +108,7 @@ include "bearoff_one.pxi"
 include "bearoff_two.pxi"
 include "encode.pxi"
 include "twins.pxi"
-include "network.pxi"
-include "race_eval.pxi"
-include "pubeval.pxi"
-include "heuristic.pxi"
+include "evaluators.pxi"
 include "evaluate.pxi"
 include "hint.pxi"
 include "games.pxi"

@@ -1,9 +1,10 @@
-# Bear-off positions in C (docs/rules.md, Races and bear-off positions; Bear-off tables): the bear-off test
-# of a position, a layout's id (nardy_fast.bearoff.layouts), and a move generator of its own for a side whose
-# checkers are all home (every die can be played there, no opponent matters), which the table builders
-# (bearoff_one.pxi, bearoff_two.pxi) run over every layout.
+# Bear-off positions in C (docs/rules.md, Races and bear-off positions; Bear-off tables): the race and
+# bear-off tests of a position, a layout's id (nardy_fast.bearoff.layouts), and a move generator of its own
+# for a side whose checkers are all home (every die can be played there, no opponent matters), which the
+# table builders (bearoff_one.pxi, bearoff_two.pxi) run over every layout.
 # Uses: tables, memory.
-# Offers: pos_is_bearoff, bo_id, bo_open, bo_close, bo_dice, bo_results, bo_extra, bo_checkers, bo_pips, bo_by_pips.
+# Offers: pos_is_race, pos_is_bearoff, bo_id, bo_open, bo_close, bo_dice, bo_results, bo_extra, bo_checkers,
+# bo_pips, bo_by_pips.
 
 cdef enum:
     BO_POINTS = 6
@@ -237,6 +238,29 @@ cdef void bo_close(BoGen *g) noexcept nogil:
     free(g.stamp)
     free(g.level)
     free(g.next_level)
+
+
+cdef bint pos_is_race(const Pos *p) noexcept nogil:
+    """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions;
+    nardy_fast.layout.is_race): long family, every checker on its own points 1..12 (White's on W1..W12,
+    Black's on W13..W24); short nardy, both bars empty and every White checker below every Black one; a
+    finished game."""
+    cdef int i, top = -1, low = 24
+    if p.off[0] == 15 or p.off[1] == 15:
+        return True
+    if V_SHORT[p.variant]:
+        if p.bar[0] or p.bar[1]:
+            return False
+        for i in range(24):
+            if p.board[i] > 0:
+                top = i
+            elif p.board[i] < 0 and low == 24:
+                low = i
+        return top < low
+    for i in range(24):
+        if (p.board[i] > 0 and i >= 12) or (p.board[i] < 0 and i < 12):
+            return False
+    return True
 
 
 cdef inline bint pos_is_bearoff(const Pos *p) noexcept nogil:

@@ -1,7 +1,7 @@
 # The n-ply search over the built-in evaluators (docs/rules.md, Evaluation and search), the twin of the shared
 # NumPy search: value(row, d), choose(row, roll, d) and the ranking of a hint, in C without the GIL or a Python
 # object; greedy playouts (games.pxi) play the first move of the same ranking.
-# Uses: tables, memory, gate, rules, search, results, api_batch, api_moves, race_eval, evaluate.
+# Uses: tables, memory, gate, rules, search, results, api_batch, api_moves, bearoff, evaluate.
 # Offers: hint_rank, hint_status, search_open, search_close.
 
 from nardy_fast.bearoff.semantics import ROLL_ORDER as _ROLL_ORDER

@@ -1,4 +1,4 @@
-/* The vector loops of the network evaluator (src_pyx/network.pxi), compiled twice on x86-64 with GCC or Clang:
+/* The vector loops of the network evaluator (src_pyx/evaluators/network.pxi), compiled twice on x86-64 with GCC or Clang:
    for AVX2 and for the baseline (SSE2, what a wheel may assume), the first chosen at import when the CPU has
    it. Both do the same float operations in the same order (fused multiply-adds are off: setup.py), so they
    give the same bits; AVX2 does eight lanes at a time where the baseline does four. */

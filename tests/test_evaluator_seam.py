@@ -91,7 +91,7 @@ def test_the_core_seam_names_no_evaluator_but_its_composite() -> None:
             if name != "net":  # the composite is the seam's own
                 assert f'register_twin("{name}"' not in code, (unit, name)
     for facts in BUILTINS:
-        units = [p.name for p in SRC.glob("*.pxi") if f'register_twin("{facts.name}",' in p.read_text()]
+        units = [p.name for p in SRC.rglob("*.pxi") if f'register_twin("{facts.name}",' in p.read_text()]
         assert len(units) == 1, (facts.name, units)
 
 

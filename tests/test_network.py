@@ -1,5 +1,5 @@
 """The network evaluator "network" (nardy_fast.evaluation.network; its twins ``network_evaluate`` in
-src_pyx/network.pxi and nardy_fast.reference.network) with networks of random weights from seeded generators,
+src_pyx/evaluators/network.pxi and nardy_fast.reference.network) with networks of random weights from seeded generators,
 never the shipped ones (those are tested through a directory of our own).
 
 Checked here:

@@ -1,5 +1,5 @@
 """The built-in evaluator "pubeval" (nardy_fast.evaluation.pubeval; the reference twin in
-nardy_fast.reference.pubeval, the core's in src_pyx/pubeval.pxi) against GNU Backgammon's copy of Tesauro's
+nardy_fast.reference.pubeval, the core's in src_pyx/evaluators/pubeval.pxi) against GNU Backgammon's copy of Tesauro's
 pubeval and against scores worked out by hand.
 
 * the score of a row (for the side that has just moved) is ``gnubg_nn.pub_eval_score`` of the same board, on

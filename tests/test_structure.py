@@ -141,8 +141,14 @@ _GLOBAL = re.compile(r"^cdef\s+(?!class\b|inline\b|struct\b|enum\b)(?:const\s+)?
 _ENUM_MEMBER = re.compile(r"^    ([A-Z][A-Z0-9_]*)\s*=", re.MULTILINE)
 
 
+def _includes(name: str) -> list[str]:
+    return re.findall(r'^include "(.+?)"', (SRC / name).read_text(), re.MULTILINE)
+
+
 def _units() -> list[str]:
-    return re.findall(r'^include "(.+?)"', (SRC / "_core.pyx").read_text(), re.MULTILINE)
+    """The units in the order the core includes them; a file that only includes others (``evaluators.pxi``,
+    written by setup.py) stands for those."""
+    return [unit for name in _includes("_core.pyx") for unit in (_includes(name) or [name])]
 
 
 def _unit_code(unit: str) -> str:
@@ -212,10 +218,17 @@ def test_the_core_names_every_unit_in_its_docstring() -> None:
     """_core.pyx's docstring, the map of the core, names every file of src_pyx it is built from."""
     core = (SRC / "_core.pyx").read_text()
     docstring = core.split('"""')[1]
-    files = {p.name for p in SRC.iterdir() if p.suffix in (".pxi", ".pxd", ".h")}
+    files = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*") if p.suffix in (".pxi", ".pxd", ".h")}
     missing = sorted(name for name in files if f"``{name}``" not in docstring)
     assert not missing, missing
     assert set(_units()) <= files
+
+
+def test_the_core_includes_every_evaluator_twin() -> None:
+    """A built-in evaluator's C twin is a file of src_pyx/evaluators/ and nothing else: the build includes
+    every such file (setup.py's ``include_evaluators``), in the order of their names."""
+    twins = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "evaluators").glob("*.pxi"))
+    assert twins and [unit for unit in _units() if unit.startswith("evaluators/")] == twins
 
 
 def test_core_unit_headers_say_what_they_use_and_offer() -> None:
@@ -226,7 +239,7 @@ def test_core_unit_headers_say_what_they_use_and_offer() -> None:
         for home, names in homes.items():
             offered[home] |= names & called
     for unit, homes in edges.items():
-        assert _header_line(unit, "Uses") == {home.removesuffix(".pxi") for home in homes}, unit
+        assert _header_line(unit, "Uses") == {Path(home).stem for home in homes}, unit
         assert _header_line(unit, "Offers") == offered[unit], unit
 
 

@@ -66,7 +66,7 @@ log "built $(basename "$SDIST") and $(basename "$WHEEL0")"
 
 STEP="sdist contents"
 tar -tzf "$SDIST" >"$WORK/sdist.txt"
-for wanted in src_pyx/_core.pyx src_pyx/nardy_types.pxd src_pyx/games.pxi src_pyx/nardy_compat.h docs/rules.md setup.py pyproject.toml LICENSE CHANGELOG.md README.md \
+for wanted in src_pyx/_core.pyx src_pyx/nardy_types.pxd src_pyx/games.pxi src_pyx/evaluators/race_eval.pxi src_pyx/nardy_compat.h docs/rules.md setup.py pyproject.toml LICENSE CHANGELOG.md README.md \
     nardy_fast/py.typed nardy_fast/_core.pyi nardy_fast/data/corpus.npz nardy_fast/data/perft.txt \
     nardy_fast/data/nets/short.npz nardy_fast/data/met/kazaross-xg2.txt tests/data/Kazaross-XG2.xml src_pyx/net_kernel.h \
     tests/conftest.py tools/test_installed.py; do

@@ -2,7 +2,7 @@
 the baseline that trained evaluators must beat. This module holds its definition once for both
 implementations: the features, every coefficient (:data:`COEFFICIENTS`, one row per variant) and the shot
 table (:data:`HITS`). The twins are :func:`nardy_fast.reference.heuristic.heuristic_evaluate` and the compiled
-core's ``heuristic_evaluate`` (``src_pyx/heuristic.pxi``); they compute the same floats, in the order written
+core's ``heuristic_evaluate`` (``src_pyx/evaluators/heuristic.pxi``); they compute the same floats, in the order written
 here.
 
 **The view.** X is the side to move, Y the opponent. Every count of a side is taken in that side's own

@@ -1,7 +1,7 @@
 """Tesauro's pubeval, the built-in evaluator ``"pubeval"`` of short nardy (docs/rules.md, Evaluation): its
 published weights, its input encoding, which weights a position uses, and how its score becomes the five
 outputs. Both implementations read these (the reference in :mod:`nardy_fast.reference.pubeval`, the compiled
-core in ``src_pyx/pubeval.pxi``, whose tables are built here at import).
+core in ``src_pyx/evaluators/pubeval.pxi``, whose tables are built here at import).
 
 **Source.** Gerald Tesauro's ``pubeval.c`` (IBM Research), "provided as a public service to the backgammon
 programming community" and in the public domain: a linear evaluator, the field's yardstick, with one weight

@@ -3,7 +3,7 @@ for both implementations: the values it gives, its constants, the kind of dice o
 error for a position in contact. Facts over the variants and the bear-off's dice alone, so that the core and
 the reference stand on them and not on the engine, which builds the tables they read
 (:mod:`nardy_fast.evaluation.race`). The evaluator itself is ``race_evaluate`` of the reference
-(:mod:`nardy_fast.reference.race_eval`) and of the core (``src_pyx/race_eval.pxi``), which compute the same
+(:mod:`nardy_fast.reference.race_eval`) and of the core (``src_pyx/evaluators/race_eval.pxi``), which compute the same
 floats.
 
 It values only races, for the side to move X against the opponent Y; any other position is refused

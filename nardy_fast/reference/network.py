@@ -1,5 +1,5 @@
 """The reference's network evaluator (docs/rules.md, Evaluation): the twin of ``network_evaluate`` in
-``src_pyx/network.pxi``. The network, its inputs and the order of its arithmetic are in
+``src_pyx/evaluators/network.pxi``. The network, its inputs and the order of its arithmetic are in
 :mod:`nardy_fast.evaluation.network` (read its docstring first); this module follows that order with NumPy,
 many rows at once, so that both implementations give the same bits.
 """

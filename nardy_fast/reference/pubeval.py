@@ -1,5 +1,5 @@
 """The reference's pubeval (docs/rules.md, Evaluation): Tesauro's linear evaluator of short nardy, the twin of
-``pubeval_evaluate`` in ``src_pyx/pubeval.pxi``. The weights, the input encoding, the choice of weight set and
+``pubeval_evaluate`` in ``src_pyx/evaluators/pubeval.pxi``. The weights, the input encoding, the choice of weight set and
 the map from score to outputs are in :mod:`nardy_fast.evaluation.pubeval` (read its docstring first); this
 module reads a row the way that docstring says and adds the same doubles in the same order as the core.
 """

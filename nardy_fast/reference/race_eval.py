@@ -1,7 +1,7 @@
 """The race evaluator of the reference (docs/rules.md, Races and bear-off positions; Bear-off tables): the
 values of a race for its side to move, exact from the bear-off tables where they apply, else from the formula
 of :mod:`nardy_fast.evaluation.race_formula`, which also states both. The core's twin is ``race_evaluate`` in
-``src_pyx/race_eval.pxi``; both do the same float operations in the same order, so they give the same
+``src_pyx/evaluators/race_eval.pxi``; both do the same float operations in the same order, so they give the same
 floats (Python floats are C doubles; ``math.erfc`` and ``math.sqrt`` are the C library's)."""
 
 from __future__ import annotations

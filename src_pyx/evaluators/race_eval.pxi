@@ -3,7 +3,7 @@
 # nardy_fast.reference.race_eval is the twin whose float operations this follows one for one, so that both
 # give the same floats.
 # Uses: tables, bearoff, twins.
-# Offers: pos_is_race, race_evaluate, race_from.
+# Offers: race_evaluate, race_from.
 
 from libc.math cimport erfc, sqrt
 
@@ -35,29 +35,6 @@ cdef void _init_race() except *:
 
 
 _init_race()
-
-
-cdef bint pos_is_race(const Pos *p) noexcept nogil:
-    """Whether the sides can never touch again (docs/rules.md, Races and bear-off positions;
-    nardy_fast.layout.is_race): long family, every checker on its own points 1..12 (White's on W1..W12,
-    Black's on W13..W24); short nardy, both bars empty and every White checker below every Black one; a
-    finished game."""
-    cdef int i, top = -1, low = 24
-    if p.off[0] == 15 or p.off[1] == 15:
-        return True
-    if V_SHORT[p.variant]:
-        if p.bar[0] or p.bar[1]:
-            return False
-        for i in range(24):
-            if p.board[i] > 0:
-                top = i
-            elif p.board[i] < 0 and low == 24:
-                low = i
-        return top < low
-    for i in range(24):
-        if (p.board[i] > 0 and i >= 12) or (p.board[i] < 0 and i < 12):
-            return False
-    return True
 
 
 cdef struct RaceSide:

@@ -2,7 +2,7 @@
 # nardy_fast.reference.pubeval. The weights, the encoding, the choice of weight set and the map to the outputs
 # are nardy_fast.evaluation.pubeval's (its docstring); the terms are its own doubles, copied at import, and
 # are added here in its order, so that both implementations give the same bits.
-# Uses: race_eval, twins.
+# Uses: bearoff, twins.
 # Offers: nothing.
 
 from libc.math cimport exp
