@@ -95,6 +95,17 @@ def test_the_core_seam_names_no_evaluator_but_its_composite() -> None:
         assert len(units) == 1, (facts.name, units)
 
 
+@pytest.mark.parametrize("facts", BUILTINS, ids=lambda facts: facts.name)
+def test_the_functions_the_facts_name_exist(facts: BuiltinFacts) -> None:
+    """A twin and a table maker are named by ``"module:function"`` (the facts import neither: they sit below
+    both): each names a function of the reference (its twin) and of the engine's evaluation (its tables)."""
+    for package, where in (("nardy_fast.reference", facts.twin), ("nardy_fast.evaluation", facts.tables)):
+        if where is None:
+            continue
+        module, _, function = where.partition(":")
+        assert callable(getattr(importlib.import_module(f"{package}.{module}"), function)), where
+
+
 def test_the_facts_are_what_the_engine_reads() -> None:
     assert EVALUATORS == tuple(facts.name for facts in BUILTINS)
     assert Builtin("pubeval").served() == ("short",)
