@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .cube import Cube, Match
+from .cube import MAX_CUBE, Cube, Match
 from .cube.state import SIDES, other
 from .errors import NardyError, field_error
 from .position import Move, Position
@@ -119,7 +119,7 @@ class CubeActions:
         """Whether the side to move may double now: the game has the cube, no double awaits an answer, it is
         the start of that side's turn (:meth:`turn_start`) and the match allows it (:meth:`Match.may_double`:
         the cube available to it, not the Crawford game, a cube still alive)."""
-        if not self.cubeful or self.offered is not None or not self.turn_start():
+        if not self.cubeful or self.offered is not None or not self.turn_start() or 2 * self.cube.value > MAX_CUBE:
             return False
         return self.match.may_double(self.cube, self.position.turn)
 

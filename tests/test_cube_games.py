@@ -185,3 +185,16 @@ def test_a_record_with_a_wrong_cube_line_is_refused(Position: type[Reference]) -
     _end(game)
     with pytest.raises(NardyError, match=r"^record: ends otherwise"):
         Game.from_record(game.record().replace("end b 4", "end b 2"), Position)
+
+
+def test_a_turned_cube_and_the_crawford_flag_round_trip(Position: type[Reference]) -> None:
+    game = Game(Position.from_text(WHITE_KOKS), seed=1, cube=Cube(2, "black"), match=Match(7, (3, 6), crawford=True))
+    _end(game)
+    text = game.record()
+    lines = text.splitlines()
+    assert lines[0].split(" | ")[0].endswith("cube=2:b match=7 score=3-6 crawford=1")
+    assert lines[-1] == "end w 4 score=7-6"  # a koks on a 2-cube is 6 points: 4 are needed
+    replay = Game.from_record(text, Position)
+    assert replay.record() == text and replay.cube == Cube(2, "black")
+    with pytest.raises(NardyError, match=r"^match\.crawford:"):
+        Game.from_record(text.replace("score=3-6", "score=3-5"), Position)  # no side 1 away: no Crawford game

@@ -6,7 +6,7 @@ games; and the game loop's games are those a :class:`~nardy_fast.Game` plays wit
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from typing import Optional, cast
 
 import numpy as np
 import pytest
@@ -14,7 +14,10 @@ import pytest
 import nardy_fast
 import nardy_fast.reference
 from nardy_fast import Cube, Game, Greedy, Match, NardyError
+from nardy_fast.__main__ import main
 from nardy_fast.cubeduel import CubeDuelResult
+from nardy_fast.cubeloop import GAMES_PER_MATCH
+from nardy_fast.reference import Position as Reference
 
 #: A game's method for each answer to a double.
 _ANSWERS = {"take": Game.take, "pass": Game.drop, "beaver": Game.beaver}
@@ -70,32 +73,54 @@ def test_both_implementations_play_the_same_cube_games() -> None:
         assert all(np.array_equal(x, y) for x, y in zip(found[0], other))
 
 
-def _played(a: Greedy, b: Greedy, variant: str, seed: int, number: int, a_white: bool) -> Game:
-    """One money game with the cube by :class:`Game`, each side deciding as its player does."""
-    game = Game(variant, seed=seed, game=number, cube=Cube(), position_class=nardy_fast.reference.Position)
-    players = {"white": a if a_white else b, "black": b if a_white else a}
+def _played(game: Game, players: dict[str, Greedy]) -> Game:
+    """``game`` played to its end, each side deciding as its player does (its cube strategy, its hint's first
+    move)."""
     while not game.is_over():
         position = game.position
         me, them = players[position.turn], players["black" if position.turn == "white" else "white"]
         if game.may_double() and me.cube_action(position, game.cube, game.match) == "double":
             game.double()
-            _ANSWERS[
-                them.cube_response(position, game.cube, game.match)
-            ](game)
+            _ANSWERS[them.cube_response(position, game.cube, game.match)](game)
             continue
         analysed = cast(nardy_fast.reference.Position, position)  # a Game of reference positions
         game.play(analysed.hint(game.roll, evaluator=me.evaluator)[0][0])
     return game
 
 
-def test_the_loop_plays_the_games_a_game_plays() -> None:
+def _colours(a: Greedy, b: Greedy, record: int) -> tuple[dict[str, Greedy], str]:
+    """The players by colour in a duel's ``record`` (``a`` White in the even ones), and ``a``'s colour."""
+    if record % 2 == 0:
+        return {"white": a, "black": b}, "white"
+    return {"white": b, "black": a}, "black"
+
+
+def test_the_loop_plays_the_money_games_a_game_plays() -> None:
     a, b = Greedy("heuristic"), Greedy("heuristic", cube="threshold")
     result = nardy_fast.reference.duel(a, b, "short", 6, seed=9, cube=True)
     assert isinstance(result, CubeDuelResult)
     for record, points in enumerate(result.results):
-        game = _played(a, b, "short", 9, record // 2, record % 2 == 0)
-        a_side = "white" if record % 2 == 0 else "black"
-        assert points == (game.points() if game.winner() == a_side else -game.points())
+        players, mine = _colours(a, b, record)
+        game = _played(Game("short", seed=9, game=record // 2, cube=Cube(), position_class=Reference), players)
+        assert points == (game.points() if game.winner() == mine else -game.points())
+
+
+def test_the_loop_plays_the_matches_games_play() -> None:
+    # game j of match pair k has the dice of game number k * GAMES_PER_MATCH + j; the match moves on by
+    # Game.next_match (the score capped, the Crawford game), independently of the loop's own bookkeeping
+    a, b = Greedy("heuristic"), Greedy("heuristic", cube="money")
+    result = nardy_fast.reference.duel(a, b, "short", 6, seed=11, match=5)
+    assert isinstance(result, CubeDuelResult)
+    for record, won in enumerate(result.results):
+        players, mine = _colours(a, b, record)
+        match: Optional[Match] = Match(5)
+        number = 0
+        while match is not None:
+            game = Game("short", seed=11, game=(record // 2) * GAMES_PER_MATCH + number, match=match,
+                        position_class=Reference)
+            match = _played(game, players).next_match()
+            number += 1
+        assert won == float(game.winner() == mine)
 
 
 def test_the_options_of_a_duel_with_the_cube_are_checked() -> None:
@@ -109,3 +134,22 @@ def test_the_options_of_a_duel_with_the_cube_are_checked() -> None:
         Greedy("net", cube="sometimes")
     result = nardy_fast.duel("first", "first", "short", 4, match=Match(3))  # never double: the same games twice
     assert result.win_rate == 0.5 and result.stderr == 0.0
+
+
+def test_the_command_line_plays_matches_and_money_games(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "heuristic", "heuristic", "--variant", "short", "--games", "4", "--seed", "5"]
+    assert main([*argv, "--match", "3", "--cube-b", "money"]) == 0
+    out = capsys.readouterr().out
+    assert "4 matches to 3" in out and "matches to 3 won by A: 25.00%" in out  # as the duel above
+    assert main([*argv, "--cube", "--cube-b", "never"]) == 0
+    assert "points per game for A, with the cube:" in capsys.readouterr().out
+
+
+def test_batches_and_threads_change_no_result() -> None:
+    a, b = Greedy("heuristic"), Greedy("heuristic", cube="money")
+    results = []
+    for batch, threads in ((1000, 1), (1, 2), (3, 2)):
+        result = nardy_fast.duel(a, b, "short", 8, seed=3, match=3, batch=batch, threads=threads)
+        assert isinstance(result, CubeDuelResult)
+        results.append(result.results)
+    assert all(np.array_equal(results[0], other) for other in results[1:])
