@@ -22,7 +22,7 @@ from . import layout
 from .cube import MAX_CUBE, Cube, Match
 from .cube.state import SIDES
 from .cubeplay import BEAVER, PASS, TAKE, CubeState
-from .kernels import GameRolls, PlayoutArgs, PlySearch, StopFlag
+from .kernels import GameRolls, Kernels, PlayoutArgs, PlySearch, StopFlag
 from .lockstep import Lockstep, Side, picks
 from .policies import Player
 
@@ -100,7 +100,7 @@ class CubeLockstep(Lockstep):
                 out.append((cube, Match(m.length, score, crawford=bool(self.crawford[slot]))))
         return out
 
-    def cube_phase(self, kernels: object, players: tuple[Player, Player], slots: Ints) -> Ints:
+    def cube_phase(self, kernels: Kernels, players: tuple[Player, Player], slots: Ints) -> Ints:
         """The cube actions of the games ``slots`` at the start of a turn; returns the slots whose game ended
         by a pass (their side passed: ``owner`` set to the doubler, the points the cube's value before)."""
         at = slots[self.may_double(slots)]
@@ -114,11 +114,11 @@ class CubeLockstep(Lockstep):
         for k in (0, 1):
             mine = np.flatnonzero(seat == k)
             if mine.size:
-                double[mine] = players[k].doubles(kernels, self.rows[at[mine]], [states[i] for i in mine])  # type: ignore[arg-type]
+                double[mine] = players[k].doubles(kernels, self.rows[at[mine]], [states[i] for i in mine])
         for k in (0, 1):
             asked = np.flatnonzero(double & (seat == 1 - k))  # the other seat answers
             if asked.size:
-                answer[asked] = players[k].responses(kernels, self.rows[at[asked]], [states[i] for i in asked])  # type: ignore[arg-type]
+                answer[asked] = players[k].responses(kernels, self.rows[at[asked]], [states[i] for i in asked])
         beaver = double & (answer == BEAVER) & self.match.money & self.match.beavers & (4 * self.value[at] <= MAX_CUBE)
         take = double & ~beaver & (answer != PASS)
         self.value[at[take]] *= 2
@@ -165,7 +165,7 @@ def play_cubeful(
     games: CubeLockstep,
     sides: tuple[Side, Side],
     players: tuple[Player, Player],
-    kernels: object,
+    kernels: Kernels,
     search: PlySearch,
     stop: StopFlag,
 ) -> bool:
