@@ -130,6 +130,8 @@ def test_the_options_of_a_duel_with_the_cube_are_checked() -> None:
         nardy_fast.duel("first", "first", "short", 2, match=7.5)  # type: ignore[call-overload]
     with pytest.raises(NardyError, match=r"^match.length:"):
         nardy_fast.duel("first", "first", "short", 2, match=0)
+    with pytest.raises(NardyError, match=r"^match: a player deciding at the score needs a length up to 25"):
+        nardy_fast.duel(Greedy("heuristic"), "first", "short", 2, match=30)
     with pytest.raises(NardyError, match=r"^cube: must be one of"):
         Greedy("net", cube="sometimes")
     result = nardy_fast.duel("first", "first", "short", 4, match=Match(3))  # never double: the same games twice
