@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Literal, Optional, overload
+from typing import Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,8 @@ import numpy.typing as npt
 from . import reference
 from .analysis import AnalysedPosition
 from .batch import BatchResult
+from .cube import Match
+from .cubeduel import CubeDuelResult
 from .duel import DuelResult
 from .encodings import Features
 from .errors import quote
@@ -189,6 +191,18 @@ def evaluate(rows: object, evaluator: object) -> npt.NDArray[np.float64]:
     return RECORD.evaluate(rows, evaluator)
 
 
+@overload
+def duel(
+    a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
+    batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
+    cube: Literal[False] = False, match: None = None, **flags: object,
+) -> DuelResult: ...
+@overload
+def duel(
+    a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
+    batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
+    cube: bool = False, match: Union[int, Match, None] = None, **flags: object,
+) -> Union[DuelResult, CubeDuelResult]: ...
 def duel(
     a: object,
     b: object,
@@ -200,11 +214,14 @@ def duel(
     batch: int = 1000,
     threads: int = 1,
     progress: Optional[Callable[[int], None]] = None,
+    cube: bool = False,
+    match: Union[int, Match, None] = None,
     **flags: object,
-) -> DuelResult:
+) -> Union[DuelResult, CubeDuelResult]:
     return RECORD.duel(
-        a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads, progress=progress, **flags
-    )
+        a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads, progress=progress,
+        cube=cube, match=match, **flags,
+    )  # fmt: skip
 
 
 # one docstring each: the implementation's method's

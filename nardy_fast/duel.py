@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from .cube import Match
+from .cubeduel import CubeDuelResult, cube_duel, session_match
 from .dice import check_seed
 from .errors import NardyError, field_error, uninitialised_error
 from .inputs import choice, integer, items
@@ -173,7 +175,16 @@ Two built-in players (policies, or ``Greedy`` with built-in evaluators, each its
 play in the compiled core's game loop in C without the GIL, on ``threads`` threads at once; a callable
 policy or a Python evaluator plays in lock-step batches, each batch's pairs split among the ``threads``.
 The points never depend on ``threads``, ``batch`` or the implementation. Ctrl-C stops a duel, every
-thread of it, within a second or so."""
+thread of it, within a second or so.
+
+With the doubling cube (docs/rules.md, The doubling cube; Match play): ``cube=True`` plays a money session,
+each game with the cube (``match=nardy_fast.Match(jacoby=True, beavers=True)`` for its options), and
+``match=7`` plays ``games`` matches to 7 points (pairs of matches on duplicate dice, game by game); the
+players take cube actions by their strategies (:class:`~nardy_fast.policies.Greedy`'s ``cube``; other
+policies never double and always take). They return a :class:`~nardy_fast.cubeduel.CubeDuelResult`: points
+per game with the cube (``ppg``), or the match win rate (``win_rate``), with its ``stderr`` over the pairs.
+Both implementations play these in the one Python game loop (:mod:`nardy_fast.cubeloop`) for now: the
+compiled core's C loop carries no cube yet."""
 
 
 def seat_of(kernels: Kernels, args: PlayoutArgs, player: Player) -> Optional[Seat]:
@@ -184,6 +195,20 @@ def seat_of(kernels: Kernels, args: PlayoutArgs, player: Player) -> Optional[Sea
     return None if seat.policy < 0 else seat
 
 
+@overload
+def duel(
+    kernels: Kernels, a: object, b: object, variant: str, games: object, *, seed: object = 0,
+    first_game: object = 0, batch: object = 1000, threads: object = 1,
+    progress: Optional[Callable[[int], None]] = None, flags: Optional[Mapping[str, object]] = None,
+    cube: Literal[False] = False, match: None = None,
+) -> DuelResult: ...
+@overload
+def duel(
+    kernels: Kernels, a: object, b: object, variant: str, games: object, *, seed: object = 0,
+    first_game: object = 0, batch: object = 1000, threads: object = 1,
+    progress: Optional[Callable[[int], None]] = None, flags: Optional[Mapping[str, object]] = None,
+    cube: bool = False, match: Union[int, Match, None] = None,
+) -> Union[DuelResult, CubeDuelResult]: ...
 def duel(
     kernels: Kernels,
     a: object,
@@ -197,7 +222,9 @@ def duel(
     threads: object = 1,
     progress: Optional[Callable[[int], None]] = None,
     flags: Optional[Mapping[str, object]] = None,
-) -> DuelResult:
+    cube: object = False,
+    match: object = None,
+) -> Union[DuelResult, CubeDuelResult]:
     """:func:`nardy_fast.duel` with ``kernels``'s kernels."""
     count = integer(games)
     if count is None or count < 2 or count % 2 or count >= MAX_GAMES:
@@ -209,6 +236,9 @@ def duel(
     args = check_playout(variant, count // 2, seed, options)
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
+    session = session_match(cube, match)
+    if session is not None:  # the Python loop, for either implementation (no cube in the core's C loop yet)
+        return cube_duel(kernels, players, args, count, session, progress)
     seats = [seat_of(kernels, args, player) for player in players]
     if players[0] is players[1]:
         seats[1] = seats[0]  # one player in both seats: one search for both, as in a playout

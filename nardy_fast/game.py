@@ -9,13 +9,18 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from . import dice
+from .cube import Cube, Match
 from .errors import IllegalMoveError, NardyError, field_error
+from .gamecube import CUBE_ACTIONS, CUBE_OPTIONS, CubeActions, cube_header, cube_settings
 from .inputs import boolean, choice
 from .position import Move, Position
 from .turns import LIMITED, MAX_PLIES, OPENINGS, POLICIES, RECORD, opening_roll, rolls_next, who_starts
 from .variants import VARIANTS
 
-__all__ = ["OPENINGS", "MAX_PLIES", "LIMITED", "Game", "RECORD", "POLICIES", "who_starts", "opening_roll", "rolls_next"]
+__all__ = [
+    "OPENINGS", "MAX_PLIES", "LIMITED", "Game", "RECORD", "POLICIES", "CUBE_ACTIONS", "who_starts", "opening_roll",
+    "rolls_next",
+]  # fmt: skip
 
 _HEADER = "# nardy_fast game"
 
@@ -46,7 +51,7 @@ def _header_number(options: dict[str, str], name: str) -> int:
     return int(significant)
 
 
-class Game:
+class Game(CubeActions):
     """A game with seeded dice: ``Game("long", seed=1)`` rolls for who starts and plays the opening per
     ``opening``; ``Game(position, seed=1)`` starts from any position, the side to move rolling first.
 
@@ -54,6 +59,12 @@ class Game:
     game is the same on every machine and in every implementation; ``stratify=True`` makes its first two rolls
     the game number's pair of all 36 x 36 (as rollouts do). ``position_class`` picks the implementation
     (``nardy_fast.Position`` by default).
+
+    With a ``cube`` (:class:`~nardy_fast.Cube`) or a ``match`` (:class:`~nardy_fast.Match`; money play by
+    default) the game is played with the doubling cube (docs/rules.md, The doubling cube; Match play): the
+    side to move may :meth:`double` at the start of its turn, before it plays its roll (the dice never depend
+    on the cube), and the other side answers with :meth:`take`, :meth:`drop` or, at money play with beavers,
+    :meth:`beaver`. Without either, the cube stays at 1 and no double is allowed: today's game and record.
     """
 
     def __init__(
@@ -65,9 +76,11 @@ class Game:
         opening: str = "fresh_roll",
         stratify: bool = False,
         position_class: Optional[type[Position]] = None,
+        cube: Optional[Cube] = None,
+        match: Optional[Match] = None,
         **flags: object,
     ) -> None:
-        self._settings(seed, game, opening, stratify)
+        self._settings(seed, game, opening, stratify, cube, match)
         if isinstance(start, Position):
             if flags:
                 raise field_error(
@@ -84,8 +97,11 @@ class Game:
             raise field_error(NardyError, "start", f"must be a Position or one of {VARIANTS}", start)
         self._open(_position_class(position_class).start(variant, **flags))
 
-    def _settings(self, seed: object, game: object, opening: object, stratify: object) -> None:
+    def _settings(
+        self, seed: object, game: object, opening: object, stratify: object, cube: object, match: object
+    ) -> None:
         """The checked settings every game has, before its first position and roll."""
+        self._cube_settings(cube, match)
         self.seed = dice.check_seed(seed)
         self.game = dice.check_seed(game, "game")
         stratified = boolean(stratify)
@@ -111,6 +127,8 @@ class Game:
         game: int = 0,
         opening: str = "fresh_roll",
         stratify: bool = False,
+        cube: Optional[Cube] = None,
+        match: Optional[Match] = None,
     ) -> Game:
         """``Game(position.variant, ...)`` from a starting position already made (its rule flags are the
         game's): who starts and the opening are rolled as there. ``position`` must be one where both first
@@ -123,7 +141,7 @@ class Game:
                 NardyError, "position", "must be a starting position (both first rolls to come)", position.to_text()
             )
         made = cls.__new__(cls)
-        made._settings(seed, game, opening, stratify)
+        made._settings(seed, game, opening, stratify, cube, match)
         made._open(position)
         return made
 
@@ -155,6 +173,8 @@ class Game:
         if self.is_over():
             shown = str(move) if isinstance(move, Move) else move  # only a Move's own str is trusted
             raise field_error(IllegalMoveError, "move", "the game is over", shown)
+        if self.offered is not None:
+            raise field_error(NardyError, "cube", "a double awaits its answer (take, drop or beaver)", self.offered)
         position = self.position
         if isinstance(move, Move) and move.parent is position and move.roll == self.roll:
             candidate = move  # a move of legal_moves(): legal as it stands
@@ -165,18 +185,6 @@ class Game:
         after = candidate.result
         self.roll = self._draw() if rolls_next(after.to_array())[0] else None
         return after
-
-    def is_over(self) -> bool:
-        """Whether a side has borne off all its checkers."""
-        return self.position.is_over()
-
-    def winner(self) -> Optional[str]:
-        """``"white"`` or ``"black"`` once the game is over."""
-        return self.position.winner()
-
-    def points(self) -> int:
-        """Points the winner scores (docs/rules.md, Game end and scoring), 0 while the game goes on."""
-        return self.position.points()
 
     @property
     def plies(self) -> int:
@@ -192,16 +200,22 @@ class Game:
 
     def record(self) -> str:
         """The game as text, one line a ply (``<ply> <w|b> <roll|pending> <move>``) after a header line with
-        the start, the seed, the game number and the opening; :meth:`from_record` replays it."""
+        the start, the seed, the game number and the opening; :meth:`from_record` replays it. A game with the
+        cube adds its first cube and its match to the header (``cube=2:w match=7 score=2-4``, ``crawford=1``;
+        ``match=money``, ``jacoby=1``, ``beavers=1``), a line for each cube action before the ply it precedes
+        (``cube <w|b> <double|take|pass|beaver>``) and, once over, ``end <w|b> <points> score=<W>-<B>``."""
         stratified = " stratify=1" if self.stratify else ""
+        cube = cube_header(self.first_cube, self.match) if self.cubeful else ""
         lines = [
-            f"{_HEADER} seed={self.seed} game={self.game} opening={self.opening}{stratified}"
+            f"{_HEADER} seed={self.seed} game={self.game} opening={self.opening}{stratified}{cube}"
             f" | {self.start.to_text()}"
         ]
         for ply, (roll, move) in enumerate(self.history, 1):
+            lines += self.cube_lines(ply - 1)
             side = move.parent.turn[0]
             label = "pending" if roll is None else f"{roll[0]}-{roll[1]}"
             lines.append(f"{ply} {side} {label} {move}")
+        lines += self.cube_lines(len(self.history)) + self.end_line()
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -217,15 +231,16 @@ class Game:
         options = dict(pairs)
         if (
             len(options) != len(pairs)
-            or set(options) - {"stratify"} != {"seed", "game", "opening"}
+            or set(options) - {"stratify"} - CUBE_OPTIONS != {"seed", "game", "opening"}
             or options.get("stratify", "1") != "1"
         ):
             raise field_error(NardyError, "record", "has a malformed header", header)
         seed, number = (_header_number(options, name) for name in ("seed", "game"))
+        cube, match = cube_settings(options, header)
         start = _position_class(position_class).from_text(start_text.strip())
         stratify = "stratify" in options
         if options["opening"] == "-":
-            replay = cls(start, seed=seed, game=number, stratify=stratify)
+            replay = cls(start, seed=seed, game=number, stratify=stratify, cube=cube, match=match)
         else:
             replay = cls(
                 start.variant,
@@ -234,11 +249,17 @@ class Game:
                 opening=options["opening"],
                 stratify=stratify,
                 position_class=type(start),
+                cube=cube,
+                match=match,
                 **start.flags,
             )
             if replay.start != start:
                 raise field_error(NardyError, "record", "does not start as its seed and opening do", header)
-        for ply, line in enumerate(plies, 1):
+        ply = 0
+        for line in plies:
+            if replay.cubeful and replay._cube_line(line):
+                continue
+            ply += 1
             parts = line.split(" ", 3)
             expected = "pending" if replay.roll is None else f"{replay.roll[0]}-{replay.roll[1]}"
             if (
@@ -252,6 +273,23 @@ class Game:
                 )
             replay.play(parts[3])
         return replay
+
+    def _cube_line(self, line: str) -> bool:
+        """Whether ``line`` is a cube action or the end of a record of a game with the cube, played (or checked)
+        if so; a :class:`~nardy_fast.NardyError` where it does not follow the game."""
+        kind, _, rest = line.partition(" ")
+        if kind == "end":
+            if not self.is_over() or rest != self.end_line()[0][len("end ") :]:
+                raise field_error(NardyError, "record", "ends otherwise than its game", line)
+            return True
+        if kind != "cube":
+            return False
+        side, _, action = rest.partition(" ")
+        expected = self.position.turn[0] if action == "double" else "wb"[self.position.turn[0] == "w"]
+        if action not in CUBE_ACTIONS or side != expected:
+            raise field_error(NardyError, "record", "has a cube action that does not follow the game", line)
+        {"double": self.double, "take": self.take, "pass": self.drop, "beaver": self.beaver}[action]()
+        return True
 
     def __repr__(self) -> str:
         return f"<Game seed={self.seed} game={self.game} ply {self.plies}: {self.position.to_text()}>"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Optional, overload
+from typing import Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,8 @@ from .analysis import AnalysedPosition
 from .batch import BatchResult, as_array, check_rows
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, TwoSided
+from .cube import Match
+from .cubeduel import CubeDuelResult
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
 from .encodings import Features, check_out, check_scheme
@@ -89,6 +91,18 @@ class Implementation:
         """:meth:`Position.hint` of one of this implementation's positions."""
         return hint_moves(self.kernels, position, roll, evaluator, plies)
 
+    @overload
+    def duel(
+        self, a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
+        batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
+        cube: Literal[False] = False, match: None = None, **flags: object,
+    ) -> DuelResult: ...
+    @overload
+    def duel(
+        self, a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
+        batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
+        cube: bool = False, match: Union[int, Match, None] = None, **flags: object,
+    ) -> Union[DuelResult, CubeDuelResult]: ...
     def duel(  # noqa: D102 - DUEL_DOC
         self,
         a: object,
@@ -101,11 +115,13 @@ class Implementation:
         batch: int = 1000,
         threads: int = 1,
         progress: Optional[Callable[[int], None]] = None,
+        cube: bool = False,
+        match: Union[int, Match, None] = None,
         **flags: object,
-    ) -> DuelResult:
+    ) -> Union[DuelResult, CubeDuelResult]:
         return play_duel(
             self.kernels, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads,
-            progress=progress, flags=flags,
+            progress=progress, flags=flags, cube=cube, match=match,
         )  # fmt: skip
 
     def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:

@@ -4,6 +4,8 @@ one Python call per ply of a batch). A playout with a callable policy or a Pytho
 the reference's playout of the built-in policies (:func:`seats_playout`) and the games stepped from outside
 (:class:`nardy_fast.vector.Games`, on whose steps the vector environment and its trainers stand) are all this
 loop, driven by their choosers; the compiled core's loop in C (src_pyx/games.pxi, seats.pxi) is its twin.
+Games with the doubling cube and matches are this loop too, their cube and match state carried beside each
+game's row (:mod:`nardy_fast.cubeloop`, which the core plays in Python for now).
 Turns follow :mod:`nardy_fast.game`'s contract (:mod:`nardy_fast.turns`), as the core's loop does.
 """
 
@@ -56,6 +58,7 @@ __all__ = [
     "chooser_side",
     "player_side",
     "seat_side",
+    "picks",
     "play",
     "play_range",
     "lockstep_playout",
@@ -215,7 +218,7 @@ def seat_side(kernels: Kernels, seat: Seat, seed: int) -> Side:
     return player_side(kernels, resolve_policy(POLICIES[seat.policy]), seed)
 
 
-def _picks(games: Lockstep, active: Ints, rows: Rows, rolls: Rows, ply: Ply, sides: tuple[Side, Side]) -> Ints:
+def picks(games: Lockstep, active: Ints, rows: Rows, rolls: Rows, ply: Ply, sides: tuple[Side, Side]) -> Ints:
     """The choices of the games ``active``: one call of the side that plays them all, else one call of each
     side for the games it is to move in (White's seat 0, Black's seat 1; swapped where ``games.swap``)."""
     numbers = games.numbers[active]
@@ -224,13 +227,13 @@ def _picks(games: Lockstep, active: Ints, rows: Rows, rolls: Rows, ply: Ply, sid
         children, offsets = ply.segments(None, sides[0].children)
         return sides[0].pick(rows, children, offsets, numbers, plies, rolls)
     seat = rows[:, layout.TURN] if games.swap is None else rows[:, layout.TURN] ^ games.swap[active]
-    picks = np.zeros(len(active), dtype=np.int64)
+    chosen = np.zeros(len(active), dtype=np.int64)
     for k, side in enumerate(sides):
         mine = np.flatnonzero(seat == k)
         if mine.size:
             children, offsets = ply.segments(mine, side.children)
-            picks[mine] = side.pick(rows[mine], children, offsets, numbers[mine], plies[mine], rolls[mine])
-    return picks
+            chosen[mine] = side.pick(rows[mine], children, offsets, numbers[mine], plies[mine], rolls[mine])
+    return chosen
 
 
 # --- the loop ------------------------------------------------------------------------------------------------
@@ -264,7 +267,7 @@ def play(
             continue
         if pieces is not None and not args.last_only:
             pieces.append((active + base, rows.copy(), rolls.copy()))  # apart from what the sides are handed
-        chosen = ply.chosen(_picks(games, active, rows, rolls, ply, sides))
+        chosen = ply.chosen(picks(games, active, rows, rolls, ply, sides))
         ended = games.ends(active, chosen)
         games.advance(active, chosen, ended)
         active = active[~ended]

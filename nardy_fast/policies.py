@@ -27,6 +27,9 @@ import numpy.typing as npt
 
 from . import dice
 from .batch import handed_out
+from .choices import check_choices, choices_problem, read_choices
+from .cube import Cube, Match
+from .cubeplay import RESPONSES, STRATEGIES, TAKE, CubeState, doubles, responses
 from .errors import NardyError, field_error, uninitialised_error
 from .evaluation.evaluators import (
     Builtin,
@@ -38,7 +41,7 @@ from .evaluation.evaluators import (
 )
 from .evaluation.search import MAX_PLIES, Search, equity_of, ranking, seen_from
 from .inputs import choice, integer
-from .kernels import Kernels, Seat
+from .kernels import Kernels, Seat, kernels_of
 from .turns import POLICIES
 
 if TYPE_CHECKING:
@@ -122,6 +125,41 @@ class Player:
     def _choose(self, kernels: Kernels, batch: Batch) -> Ints:
         raise NotImplementedError
 
+    def doubles(self, kernels: Kernels, rows: Rows, states: Sequence[CubeState]) -> npt.NDArray[np.bool_]:
+        """Whether the side on roll of each position ``rows[i]``, before its roll, doubles the cube of its game
+        (``states[i]``: the cube, available to it, and the match): never, unless the player has a strategy."""
+        return np.zeros(len(rows), dtype=bool)
+
+    def responses(self, kernels: Kernels, rows: Rows, states: Sequence[CubeState]) -> Ints:
+        """How this player, doubled by the side on roll of each position ``rows[i]``, answers: a code of
+        :data:`~nardy_fast.cubeplay.RESPONSES` (pass, take, beaver): it takes, unless it has a strategy."""
+        return np.full(len(rows), TAKE, dtype=np.int64)
+
+    def cube_action(self, position: Position, cube: Optional[Cube] = None, match: Optional[Match] = None) -> str:
+        """``"double"`` or ``"no double"``: this player's action on roll in ``position`` (one :meth:`doubles`)."""
+        row, state = _cube_state(position, cube, match)
+        return "double" if self.doubles(kernels_of(position), row, [state])[0] else "no double"
+
+    def cube_response(self, position: Position, cube: Optional[Cube] = None, match: Optional[Match] = None) -> str:
+        """``"take"``, ``"pass"`` or ``"beaver"``: this player's answer to a double by the side on roll of
+        ``position`` (one :meth:`responses`)."""
+        row, state = _cube_state(position, cube, match)
+        return RESPONSES[int(self.responses(kernels_of(position), row, [state])[0])]
+
+
+def _cube_state(position: object, cube: Optional[Cube], match: Optional[Match]) -> tuple[Rows, CubeState]:
+    """One position's row and its (checked) cube and match (a centred cube and money play by default)."""
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise field_error(NardyError, "position", "must be a Position", position)
+    cube, match = Cube() if cube is None else cube, Match() if match is None else match
+    if not isinstance(cube, Cube):
+        raise field_error(NardyError, "cube", "must be a nardy_fast.Cube", cube)
+    if not isinstance(match, Match):
+        raise field_error(NardyError, "match", "must be a nardy_fast.Match", match)
+    return position.to_array()[None, :], (cube, match)
+
 
 class _Named(Player):
     """A built-in policy known by its name in :data:`POLICIES`, which is its ``repr`` (as a duel names it)."""
@@ -200,15 +238,22 @@ class Greedy(Player):
     contact, the race evaluator in races and bear-offs) is a built-in evaluator's name (``"net"``, ``"network"``,
     ``"heuristic"``, ``"pubeval"``, ``"race"``) or any object with an ``evaluate(rows)`` method. Built-in evaluators
     play in C without the GIL in the compiled core; a Python evaluator is called once per ply of a batch of games
-    (per level of a deeper search), with up to :data:`~nardy_fast.evaluation.search.CHUNK` rows at a time."""
+    (per level of a deeper search), with up to :data:`~nardy_fast.evaluation.search.CHUNK` rows at a time.
+    ``cube`` is its cube strategy (:data:`~nardy_fast.cubeplay.STRATEGIES`): by default Janowski's cube
+    decision at the match's score from the evaluator's 0-ply outputs."""
 
     evaluator: EvaluatorLike = "net"
     plies: int = 0
+    cube: str = "janowski"
     resolved: Union[Builtin, Evaluator] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "resolved", resolve_evaluator(self.evaluator))
         object.__setattr__(self, "plies", check_plies(self.plies))
+        strategy = choice(self.cube, STRATEGIES)
+        if strategy is None:
+            raise field_error(NardyError, "cube", f"must be one of {STRATEGIES}", self.cube)
+        object.__setattr__(self, "cube", strategy)
 
     def __getattr__(self, name: str) -> object:
         # only for fields never set: a Greedy made with __new__ alone (their class defaults are removed below)
@@ -217,7 +262,14 @@ class Greedy(Player):
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
-        return f"Greedy({self.evaluator!r}, plies={self.plies})"
+        strategy = "" if self.cube == "janowski" else f", cube={self.cube!r}"
+        return f"Greedy({self.evaluator!r}, plies={self.plies}{strategy})"
+
+    def doubles(self, kernels: Kernels, rows: Rows, states: Sequence[CubeState]) -> npt.NDArray[np.bool_]:  # noqa: D102
+        return doubles(kernels, self.resolved, self.cube, rows, states)
+
+    def responses(self, kernels: Kernels, rows: Rows, states: Sequence[CubeState]) -> Ints:  # noqa: D102
+        return responses(kernels, self.resolved, self.cube, rows, states)
 
     def seat(self, kernels: Kernels, rows: Rows) -> Seat:  # noqa: D102 - Player.seat
         def chooser(positions: Rows, children: Rows, offsets: Offsets) -> Ints:
@@ -236,7 +288,7 @@ class Greedy(Player):
 _GREEDY_FIELDS = frozenset(f.name for f in fields(Greedy))
 # The defaults stay in __init__'s signature; as class attributes they would be read from a Greedy made with
 # __new__ alone, as if it had been made with them.
-for _name in ("evaluator", "plies"):
+for _name in ("evaluator", "plies", "cube"):
     delattr(Greedy, _name)
 
 PolicyLike = Union[str, Player, "Policy"]
@@ -293,56 +345,6 @@ def resolve_policy(value: object, name: str = "policy", evaluators: bool = False
         return Callback(value)
     also = ", an evaluator" if evaluators else ""
     raise field_error(NardyError, name, f"must be one of {POLICIES}, a Greedy{also} or a callable", value)
-
-
-def check_choices(
-    choices: object,
-    counts: npt.NDArray[np.int64],
-    field: str = "policy",
-    wrong_shape: str = "must return {n} integer choices, one per game (shape ({n},))",
-    wrong_choice: str = "returned choice {choice} for a game with {moves} moves (game {i} of the call)",
-    slots: Optional[npt.NDArray[np.int64]] = None,
-) -> npt.NDArray[np.int64]:
-    """What a callable policy returned, checked: one integer per game, each ``0 <= c < count``. The checks are
-    made on a copy, which alone is returned: the policy's own array may be changed meanwhile (by a thread it
-    started, say), and a choice checked must be the choice played. The errors name ``field``, their problems
-    ``wrong_shape`` (formatted with ``n``) and ``wrong_choice`` (with ``choice``, ``moves``, ``i`` and, given
-    ``slots``, the game's ``slot``)."""
-    array = read_choices(choices)
-    problem = choices_problem(array, counts, wrong_shape, wrong_choice, slots)
-    if problem is not None:
-        raise field_error(NardyError, field, problem, choices)
-    return array.astype(np.int64, copy=False)
-
-
-def read_choices(choices: object) -> npt.NDArray[np.generic]:
-    """``choices`` read once into an array of our own (an object array for what NumPy cannot convert): the
-    one place their user code (``__array__``, ``__len__``, ``__getitem__``) runs, so that a caller holding a
-    lock reads them before taking it."""
-    try:
-        return np.array(choices)
-    except (ValueError, TypeError):
-        return np.zeros(0, dtype=object)
-
-
-def choices_problem(
-    array: npt.NDArray[np.generic],
-    counts: npt.NDArray[np.int64],
-    wrong_shape: str,
-    wrong_choice: str,
-    slots: Optional[npt.NDArray[np.int64]] = None,
-) -> Optional[str]:
-    """What is wrong with choices read by :func:`read_choices` (:func:`check_choices`' problems), or ``None``:
-    no user code runs here, and the value is not quoted, so that a caller may check under a lock and raise
-    the error, quoting the caller's object, once the lock is released."""
-    if array.shape != counts.shape or array.dtype.kind not in "iu":
-        return wrong_shape.format(n=len(counts))
-    wrong = np.less(array, 0) | np.greater_equal(array, counts)
-    if not wrong.any():
-        return None
-    i = int(np.argmax(wrong))
-    slot = -1 if slots is None else int(slots[i])
-    return wrong_choice.format(choice=int(array[i]), moves=int(counts[i]), i=i, slot=slot)
 
 
 def hint_moves(

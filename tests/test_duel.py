@@ -212,7 +212,7 @@ def test_bad_games(games: object) -> None:
 
 
 def test_numpy_games() -> None:
-    assert nardy_fast.duel("random", "first", "short", np.int64(4), seed=1).games == 4  # type: ignore[arg-type]
+    assert nardy_fast.duel("random", "first", "short", np.int64(4), seed=1).games == 4  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("variant", ["shortt", "", 3, None, "SHORT", np.array(["short"])], ids=stable_repr)

@@ -10,6 +10,8 @@ import time
 from typing import Any, Optional
 
 from .. import IMPLEMENTATION, VARIANTS, Position, duel, evaluate
+from ..cubeduel import CubeDuelResult
+from ..cubeplay import STRATEGIES
 from ..duel import OUTCOMES, DuelResult
 from ..errors import quote
 from ..evaluation.outcomes import EVALUATORS
@@ -44,7 +46,12 @@ DESCRIPTION = (
     "nardy) or a weights file (.npz) of nardy-fast train, which plays greedily: the best move by that\n"
     "evaluator, searched --plies-a (--plies-b) plies deep. A name wins over a file of that name (write\n"
     "./net for a file called net). A progress bar (games done, percent,\n"
-    "games/s, time left) is drawn on stderr when it is a terminal, or with --progress."
+    "games/s, time left) is drawn on stderr when it is a terminal, or with --progress. With --cube the\n"
+    "games are money games with the doubling cube (points times the cube); with --match N, --games\n"
+    "matches to N points are played (pairs of matches on duplicate dice) and A's match win rate is\n"
+    "printed. An evaluator's player takes its cube actions by --cube-a (--cube-b): janowski (the cube\n"
+    "decision at the match's score), money (ignores the score), threshold (wildbg's fixed thresholds)\n"
+    "or never; random and first never double and always take."
 )
 
 #: What a player of the command line is named by: a policy's name or a built-in evaluator's (else it is the
@@ -89,12 +96,23 @@ def add_arguments(parser: Parser) -> None:
             help=f"how deep the evaluator of player {seat.upper()} searches, 0..{MAX_PLIES} (default: 0; "
             "only for an evaluator)",
         )
+    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube")
+    parser.add_argument(
+        "--match", type=integer(1, 64), default=None, metavar="N", help="play matches to N points, with the cube"
+    )
+    for seat in ("a", "b"):
+        parser.add_argument(
+            f"--cube-{seat}", choices=STRATEGIES, default="janowski",
+            help=f"the cube strategy of player {seat.upper()} (default: %(default)s)",
+        )  # fmt: skip
     threads_option(parser)
     flag_option(parser)
     progress_option(parser)
 
 
-def _player(name: str, plies: Optional[int], seat: str, variant: str) -> tuple[object, str]:
+def _player(
+    name: str, plies: Optional[int], seat: str, variant: str, cube: str = "janowski"
+) -> tuple[object, str]:
     """The policy of a player of the command line (a policy's name, an evaluator's, a weights file) and how
     the report names it."""
     if name in POLICIES:
@@ -106,7 +124,8 @@ def _player(name: str, plies: Optional[int], seat: str, variant: str) -> tuple[o
     evaluator = evaluator_of(name, seat, POLICIES)
     check_network(evaluator, variant, seat, name)
     depth = plies or 0
-    return Greedy(evaluator, plies=depth), f"{name} ({depth}-ply)"
+    strategy = "" if cube == "janowski" else f", cube {cube}"
+    return Greedy(evaluator, plies=depth, cube=cube), f"{name} ({depth}-ply{strategy})"
 
 
 def duel_report(result: DuelResult, seconds: float, names: tuple[str, str]) -> list[str]:
@@ -149,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
         start = Position.start(args.variant, **flags)
     players = []
     names = []
-    for seat, name, plies in (("A", args.a, args.plies_a), ("B", args.b, args.plies_b)):
-        player, described = _player(name, plies, seat, args.variant)
+    seats = (("A", args.a, args.plies_a, args.cube_a), ("B", args.b, args.plies_b, args.cube_b))
+    for seat, name, plies, strategy in seats:
+        player, described = _player(name, plies, seat, args.variant, strategy)
         if isinstance(player, Greedy):
             # the evaluator's own check of the start (a variant it does not serve, a race evaluator out of a
             # race), named by the seat it would play
@@ -158,9 +178,10 @@ def run(args: argparse.Namespace) -> int:
                 evaluate(start, player.evaluator)
         players.append(player)
         names.append(described)
+    unit = "games" if args.match is None else f"matches to {args.match}"
     deepest = max(p.plies if isinstance(p, Greedy) else 0 for p in players)
     print(
-        f"duel: A = {names[0]} against B = {names[1]}, {args.variant}, {args.games:,} games ({args.games // 2:,} "
+        f"duel: A = {names[0]} against B = {names[1]}, {args.variant}, {args.games:,} {unit} ({args.games // 2:,} "
         f"pairs on duplicate dice, seats swapped), seed {args.seed}, {args.threads} thread{'s' if args.threads > 1 else ''}, "
         f"implementation {IMPLEMENTATION}"
     )
@@ -176,9 +197,29 @@ def run(args: argparse.Namespace) -> int:
                 batch=_BATCH[deepest],
                 threads=args.threads,
                 progress=progress.update,
+                cube=args.cube,
+                match=args.match,
                 **flags,
             )
     seconds = time.perf_counter() - progress.started
     print()
-    print("\n".join(duel_report(result, seconds, (names[0], names[1]))))
+    if isinstance(result, CubeDuelResult):
+        print("\n".join(cube_report(result, seconds, (names[0], names[1]))))
+    else:
+        print("\n".join(duel_report(result, seconds, (names[0], names[1]))))
     return 0
+
+
+def cube_report(result: CubeDuelResult, seconds: float, names: tuple[str, str]) -> list[str]:
+    """The lines of a duel with the cube: A's points per game (money) or match win rate, with its standard
+    error over the pairs."""
+    pairs = result.games // 2
+    if result.length is None:
+        lines = [f"points per game for A, with the cube: {result.ppg:+.3f}, std. error {result.stderr:.3f} "
+                 f"(over {pairs:,} pairs of games)", f"games won by A: {100 * result.win_rate:.2f}%"]
+    else:
+        lines = [f"matches to {result.length} won by A: {100 * result.win_rate:.2f}%, std. error "
+                 f"{100 * result.stderr:.2f}% (over {pairs:,} pairs of matches; an undecided match counts half)"]
+    unit = "games" if result.length is None else "matches"
+    rate = result.games / seconds if seconds > 0 else math.inf
+    return [f"A = {names[0]}, B = {names[1]}", *lines, f"wall time {seconds:.3f} s, {rate:,.1f} {unit}/s"]
