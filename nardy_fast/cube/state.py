@@ -193,8 +193,8 @@ class Match:
 
     def points(self, variant: object, result: object, cube: Cube, *, dropped: bool = False) -> int:
         """The points the winner scores: the game's multiple (:func:`game_points`) times the cube, or the cube's
-        value before it was turned when a double was dropped (``dropped``: ``cube`` is that value); in a match,
-        no more than the winner needs."""
+        value before it was turned when a double was dropped (``dropped``: ``cube`` is that value). A match
+        adds no more than the winner needs (:meth:`scored`)."""
         points = cube.value if dropped else game_points(variant, result) * cube.value
         if self.jacoby and cube.centred and not dropped:
             points = cube.value
