@@ -68,6 +68,37 @@ More results than ``max_actions``
     them at a megabyte (a policy head of more than a million outputs is no practical action space), where
     ``2**40`` would ask NumPy for terabytes.
 
+The cube (``cube=True``)
+    ``raw_env``, ``env`` and :class:`SingleAgentEnv` take ``cube=True``: money play with the doubling cube, or
+    match play with ``match=`` a :class:`nardy_fast.Match` (its length, the score it starts from, Crawford;
+    money play's ``jacoby`` and ``beavers``) (docs/rules.md, The doubling cube; Match play). ``cube=False``,
+    the default, keeps the spaces, the observations and the games as they are without it; ``match`` without
+    ``cube=True`` is refused. The action space grows by the five :data:`ENV_CUBE_ACTIONS` after the move
+    actions: action ``max_actions + i`` is ``ENV_CUBE_ACTIONS[i]`` (``"no_double"``, ``"double"``,
+    ``"take"``, ``"pass"``, ``"beaver"``). A turn has up to three phases. Where the side to move may double
+    (``game.may_double()``: the cube centred or its own, not the Crawford game, a live cube, not the 1-away
+    leader after Crawford) it first decides on the cube: its mask offers ``no_double`` and ``double`` only,
+    and its observation and info show no roll and no children (the dice are drawn, never shown before the
+    decision, as a side doubles before it rolls). A double makes the other agent act: it may ``take`` or
+    ``pass`` (and ``beaver`` at money play with beavers). Then the side to move plays its roll, as without
+    the cube. An observation gains ``"cube"``: :data:`CUBE_FEATURES` float32 features from the side to move's
+    view (as the position's encoding): log2 of the cube's value, the cube is the side to move's, the other
+    side's, the side to move decides on the cube, a double by the side to move awaits the answer, the side to
+    move's points away and the other side's (0 at money play), the Crawford game.
+
+    Money play: an episode is one game; the winner is rewarded with its points times the cube (a double
+    passed: the cube's value before it; Jacoby: a single game while the cube is centred), the loser with
+    minus as many. A match: an episode is the whole match, its games following one another in the same
+    episode (game ``j`` of the ``k``-th episode of a seed has the dice of game number ``k * 256 + j``,
+    :data:`nardy_fast.cubeloop.GAMES_PER_MATCH`, as a cube duel numbers them); every step rewards 0 but the
+    last, +1 for the side that won the match and -1 for the other. Per-game points would teach an agent the
+    money game's cube, where a match's cube is judged by the chance to win the match. The single-agent
+    wrapper's opponent acts on the cube by its player's strategy (:meth:`~nardy_fast.policies.Player.doubles`
+    and ``responses``): the default opponent with the cube is ``Greedy()``, Janowski's cube decision at the
+    score; ``"random"``, ``"first"`` and a function never double and always take. The self-play
+    :class:`NardyVectorEnv` has no cube (its games step together, a ply each); vectorise the single-agent
+    environment instead: ``gymnasium.make_vec("nardy_fast/short-v0", num_envs=8, cube=True)``.
+
 Rendering
     ``render_mode="ansi"`` returns the position as a text board, ``"human"`` prints it, and ``"rgb_array"``
     returns it as an RGB image, an array (height, width, 3) of ``uint8`` drawn from ``position.to_svg()`` by
@@ -83,7 +114,8 @@ Errors
     An action out of ``range(max_actions)`` or masked out, an action other than ``None`` for an agent that has
     finished, an unknown variant, scheme, render mode, agent or seat, a scheme that does not encode the
     variant, ``max_actions`` outside ``1 ..`` :data:`MAX_ACTIONS`, a bad seed, ``options`` that are not a
-    mapping, a bad start: a :class:`~nardy_fast.NardyError` naming the field (``action``, ``variant``, ...).
+    mapping, a bad start, a ``cube`` that is not a bool, a ``match`` that is not a ``Match`` or comes without
+    ``cube=True``: a :class:`~nardy_fast.NardyError` naming the field (``action``, ``variant``, ...).
     A name is compared only as a plain string (:func:`nardy_fast.inputs.choice`), so a NumPy array or an
     object whose ``__eq__`` raises is simply not one. :func:`env`'s ``AssertOutOfBoundsWrapper`` asserts first
     for an action outside the action space (PettingZoo's convention); :class:`SingleAgentEnv` by default ends
@@ -104,11 +136,14 @@ from ..turns import MAX_PLIES
 from ..variants import VARIANTS
 from .aec import NardyEnv, env, raw_env
 from .checks import AGENTS, DEFAULT_MAX_ACTIONS, MAX_ACTIONS, RENDER_MODES
+from .cubeful import CUBE_FEATURES, ENV_CUBE_ACTIONS
 from .single_agent import OPPONENTS, SingleAgentEnv, single_agent_vector_env
 from .vector import NardyVectorEnv
 
 __all__ = [
     "AGENTS",
+    "CUBE_FEATURES",
+    "ENV_CUBE_ACTIONS",
     "DEFAULT_MAX_ACTIONS",
     "MAX_ACTIONS",
     "MAX_PLIES",

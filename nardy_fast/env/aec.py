@@ -14,6 +14,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from .. import dice
+from ..cube import Match
+from ..cubeloop import GAMES_PER_MATCH
 from ..encodings import SCHEMES
 from ..errors import NardyError, field_error
 from ..game import Game
@@ -32,6 +34,16 @@ from .checks import (
     check_start,
     missing_attribute,
     read_only_rows,
+)
+from .cubeful import (
+    ENV_CUBE_ACTIONS,
+    acting_side,
+    check_cube,
+    cube_actions_allowed,
+    cube_features,
+    cube_space,
+    phase_of,
+    play_cube_action,
 )
 from .render import check_rgb_support, rgb_array
 
@@ -54,7 +66,7 @@ def _encode(rows: npt.NDArray[np.int8], scheme: str) -> npt.NDArray[np.float32]:
 _STATE = frozenset(
     (
         "_action_spaces", "_cumulative_rewards", "_observation_spaces", "agent_selection", "agents", "flags", "game",
-        "infos", "max_actions", "possible_agents", "render_mode", "rewards", "scheme", "terminations", "truncations",
+        "infos", "match", "max_actions", "possible_agents", "render_mode", "rewards", "scheme", "terminations", "truncations",
         "variant"
     )
 )
@@ -79,9 +91,13 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         scheme: str = "nardy",
         max_actions: IntLike = DEFAULT_MAX_ACTIONS,
         render_mode: Optional[str] = None,
+        cube: bool = False,
+        match: Optional[Match] = None,
         **flags: object,
     ) -> None:
         super().__init__()
+        #: The match each episode starts from (money play for ``cube=True`` alone), ``None`` without the cube.
+        self.match = check_cube(cube, match)
         checked_variant = choice(variant, VARIANTS)
         if checked_variant is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
@@ -112,23 +128,26 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         self.possible_agents: list[str] = list(AGENTS)
         self.agents: list[str] = []
         features = SCHEMES[scheme].features
-        self._observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(_LOW, _HIGH, (features,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
-                }
-            )
-            for agent in AGENTS
+        # the cube actions follow the move actions, so that a move's index is the same with and without them
+        self._actions = self.max_actions + (0 if self.match is None else len(ENV_CUBE_ACTIONS))
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(_LOW, _HIGH, (features,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
         }
-        self._action_spaces = {agent: spaces.Discrete(self.max_actions) for agent in AGENTS}
+        if self.match is not None:
+            parts["cube"] = cube_space()
+        self._observation_spaces = {agent: spaces.Dict(parts) for agent in AGENTS}
+        self._action_spaces = {agent: spaces.Discrete(self._actions) for agent in AGENTS}
         #: The game being played (``None`` before the first reset).
         self.game: Optional[Game] = None
         self._seed: Optional[int] = None
         self._number = 0
         self._moves: list[Move] = []  # the offered moves, action order
         self._observation = np.zeros(features, dtype=np.float32)
-        self._mask = np.zeros(self.max_actions, dtype=np.int8)
+        self._mask = np.zeros(self._actions, dtype=np.int8)
+        self._cube = np.zeros(0, dtype=np.float32)  # the cube features (cube=True)
+        self._match_game = 0  # the game of the match being played (cube=True)
+        self._decided = False  # the side to move has decided not to double this turn (cube=True)
 
     # --- PettingZoo's API ---------------------------------------------------------------------------------------
 
@@ -141,7 +160,8 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         return self._observation_spaces[check_agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of ``agent``: ``Discrete(max_actions)`` (the same object every call)."""
+        """The action space of ``agent``: ``Discrete(max_actions)``, and five more with the cube (the same object
+        every call)."""
         return self._action_spaces[check_agent(agent)]
 
     def reset(self, seed: Optional[int] = None, options: Optional[Mapping[str, object]] = None) -> None:
@@ -158,11 +178,8 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
             seed, number = secrets.randbits(63), 0
         else:
             seed, number = self._seed, self._number + 1
-        if start is None:
-            self.game = Game(self.variant, seed=seed, game=number, **self.flags)
-        else:
-            self.game = Game(start, seed=seed, game=number)
-        self._seed, self._number = seed, number
+        self._seed, self._number, self._match_game, self._decided = seed, number, 0, False
+        self.game = self._new_game(start, self.match)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
@@ -192,10 +209,13 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
                 )
             self._was_dead_step(None)
             return
-        move = self._moves[self.check_action(action)]
+        index = self.check_action(action)
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        self._play(move)
+        if index < self.max_actions:
+            self._play(self._moves[index])
+        else:
+            self._cube_action(index - self.max_actions)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -204,8 +224,11 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         """``agent``'s observation: the position's encoding and its action mask (all 0 unless it acts)."""
         agent = check_agent(agent)
         acting = self.game is not None and agent == self.agent_selection and not self._finished()
-        mask = self._mask.copy() if acting else np.zeros(self.max_actions, dtype=np.int8)
-        return {"observation": self._observation.copy(), "action_mask": mask}
+        mask = self._mask.copy() if acting else np.zeros(self._actions, dtype=np.int8)
+        observation = {"observation": self._observation.copy(), "action_mask": mask}
+        if self.match is not None:
+            observation["cube"] = self._cube.copy()
+        return observation
 
     def state(self) -> npt.NDArray[np.int8]:
         """The whole position as its packed row (``nardy_fast.layout``): the global state for centralised
@@ -233,14 +256,12 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
     # --- the game -----------------------------------------------------------------------------------------------
 
     def check_action(self, action: object) -> int:
-        """``action`` as an index of an offered move, or a :class:`~nardy_fast.NardyError` naming ``action``."""
+        """``action`` as an index of an offered action, or a :class:`~nardy_fast.NardyError` naming ``action``."""
         index = integer(action)
-        if index is None or not 0 <= index < self.max_actions:
-            raise field_error(
-                NardyError, "action", f"must be an integer 0 <= action < {self.max_actions}", action
-            )
-        if index >= len(self._moves):
-            offered = len(self._moves)
+        if index is None or not 0 <= index < self._actions:
+            raise field_error(NardyError, "action", f"must be an integer 0 <= action < {self._actions}", action)
+        if not self._mask[index]:
+            offered = int(self._mask.sum())
             raise field_error(
                 NardyError,
                 "action",
@@ -257,13 +278,47 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
     def _finished(self) -> bool:
         return any(self.terminations.values()) or any(self.truncations.values())
 
+    def _new_game(self, start: Optional[Position], match: Optional[Match]) -> Game:
+        """The episode's next game: its first from ``start`` (a position, or the variant's start), a match's
+        later games from the variant's start, game ``j`` of a match numbered as cube duels number it
+        (``episode * GAMES_PER_MATCH + j``: :mod:`nardy_fast.cubeloop`)."""
+        seed, number = int(self._seed or 0), self._number  # the seed is set before any game is made
+        if match is not None and not match.money:
+            number = number * GAMES_PER_MATCH + self._match_game
+        if start is None:
+            return Game(self.variant, seed=seed, game=number, match=match, **self.flags)
+        return Game(start, seed=seed, game=number, match=match)
+
     def _play(self, move: Move) -> None:
         """Play ``move`` (any legal move, offered or not), then set the rewards and the end."""
+        self._game().play(move)
+        self._decided = False
+        self._settle()
+
+    def _cube_action(self, action: int) -> None:
+        """Play the cube action ``ENV_CUBE_ACTIONS[action]`` (an allowed one), then set the rewards and the end."""
+        self._decided = play_cube_action(self._game(), action)
+        self._settle()
+
+    def _settle(self) -> None:
+        """The rewards and the end after an action: a game over ends the episode, but for a match not yet won,
+        whose next game starts (the reward then: 1 for the match, at its end)."""
         game = self._game()
-        game.play(move)
         if game.is_over():
             winner = str(game.winner())
             points = game.points()
+            if self.match is not None and not self.match.money:
+                following = game.next_match()
+                if following is not None:
+                    self._match_game += 1
+                    if self._match_game >= GAMES_PER_MATCH:  # games given up without end: undecided
+                        self.truncations = dict.fromkeys(self.agents, True)
+                    else:
+                        self._decided = False
+                        self.game = self._new_game(None, following)
+                    self._refresh()
+                    return
+                points = 1
             for agent in AGENTS:
                 self.rewards[agent] = points if agent == winner else -points
             self.terminations = dict.fromkeys(self.agents, True)
@@ -275,14 +330,26 @@ class NardyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is not typed
         """The offered moves, the mask, the observation, the acting agent and the infos of the position now."""
         game = self._game()
         position = game.position
-        self.agent_selection = position.turn
+        phase = "move" if self.match is None else phase_of(game, self._decided)
+        self.agent_selection = position.turn if self.match is None else acting_side(game)
         self._observation = _encode(position.to_array(), self.scheme)
-        if self.scheme == "openspiel" and game.roll is not None:
+        shown = self.match is None or (phase == "move" and not game.is_over())  # no roll before the cube's
+        if self.scheme == "openspiel" and game.roll is not None and shown:
             self._observation[198:] = sorted(game.roll)  # OpenSpiel's dice features (encodings docstring)
-        self._mask = np.zeros(self.max_actions, dtype=np.int8)
+        self._mask = np.zeros(self._actions, dtype=np.int8)
+        if self.match is not None:
+            self._cube = cube_features(game, phase)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         if self._finished():
             self._moves = []
+            return
+        if phase != "move":  # a cube decision or an answer: no roll, no children
+            self._moves = []
+            for action in cube_actions_allowed(game, phase):
+                self._mask[self.max_actions + action] = 1
+            self.infos[self.agent_selection] = {
+                "roll": None, "children": read_only_rows([]), "legal_results": 0, "not_offered": 0
+            }
             return
         legal = game.legal_moves()
         self._moves = legal[: self.max_actions]
@@ -301,11 +368,15 @@ def raw_env(
     scheme: str = "nardy",
     max_actions: IntLike = DEFAULT_MAX_ACTIONS,
     render_mode: Optional[str] = None,
+    cube: bool = False,
+    match: Optional[Match] = None,
     **flags: object,
 ) -> NardyEnv:
     """The AEC environment of ``variant`` (with its rule ``flags``) without wrappers; see
     :mod:`nardy_fast.env`."""
-    return NardyEnv(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
+    return NardyEnv(
+        variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, cube=cube, match=match, **flags
+    )
 
 
 def env(
@@ -314,11 +385,15 @@ def env(
     scheme: str = "nardy",
     max_actions: IntLike = DEFAULT_MAX_ACTIONS,
     render_mode: Optional[str] = None,
+    cube: bool = False,
+    match: Optional[Match] = None,
     **flags: object,
 ) -> Any:
     """:func:`raw_env` inside PettingZoo's recommended wrappers: ``AssertOutOfBoundsWrapper`` (an action
     outside the action space fails an assertion) and ``OrderEnforcingWrapper`` (clear errors for calls out of
     order, such as ``step`` before ``reset``). Attributes such as ``game`` reach through them;
     ``.unwrapped`` is the :class:`NardyEnv`."""
-    inner = raw_env(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
+    inner = raw_env(
+        variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, cube=cube, match=match, **flags
+    )
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))

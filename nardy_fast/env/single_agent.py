@@ -13,6 +13,8 @@ import numpy.typing as npt
 from gymnasium.vector import SyncVectorEnv
 
 from .. import dice
+from ..cube import Match, match_equity_table
+from ..cubeplay import BEAVER, PASS
 from ..errors import NardyError, field_error
 from ..evaluation.evaluators import Builtin, Evaluator, served
 from ..evaluation.outcomes import EVALUATORS
@@ -34,6 +36,9 @@ from .checks import (
     missing_attribute,
     read_only_rows,
 )
+from .cubeful import BEAVER as BEAVER_ACTION
+from .cubeful import DOUBLE, NO_DOUBLE, TAKE, cube_actions_allowed, phase_of
+from .cubeful import PASS as PASS_ACTION
 
 __all__ = ["OPPONENTS", "SingleAgentEnv", "single_agent_vector_env"]
 
@@ -72,7 +77,9 @@ _STATE = frozenset(
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """One seat of :class:`NardyEnv` as a Gymnasium environment, the other seat played by ``opponent``.
 
-    ``opponent`` is any policy of :mod:`nardy_fast.policies`, which chooses its moves as it does in a playout
+    ``opponent`` (by default ``"random"``, and ``Greedy()`` with ``cube=True``, which doubles and takes by
+    Janowski's cube decision: :mod:`nardy_fast.env`, "The cube") is any policy of :mod:`nardy_fast.policies`,
+    which chooses its moves as it does in a playout
     or a duel: ``"random"`` (a uniform choice among all the legal moves, drawn from the game's dice seed:
     :func:`nardy_fast.dice.choice` of (seed, game number, ply), the choice ``playout(policy="random")``
     makes), ``"first"`` (the first legal move), a :class:`~nardy_fast.Greedy` (the first move of
@@ -93,7 +100,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     A masked-out action (in the action space but not offered) ends the episode as a loss by default: the
     step returns ``terminated=True``, reward ``illegal_reward`` (-3.0, the worst score of any game, so that
-    it never pays to play one), an all-0 mask and ``info["illegal_action"]``. Gymnasium's ``check_env`` and
+    it never pays to play one; at money play with the cube, times the cube's value then), an all-0 mask and
+    ``info["illegal_action"]``. Gymnasium's ``check_env`` and
     trainers that do not mask sample such actions, so this default keeps them running;
     ``illegal_reward=None`` raises a :class:`~nardy_fast.NardyError` naming ``action`` instead. An action
     outside the action space (not an integer in ``range(max_actions)``), and any step after the end, always
@@ -109,14 +117,18 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self,
         variant: str = "long",
         *,
-        opponent: Union[str, Greedy, Opponent, Evaluator] = "random",
+        opponent: Union[str, Greedy, Opponent, Evaluator, None] = None,
         seat: str = "white",
         scheme: str = "nardy",
         max_actions: IntLike = DEFAULT_MAX_ACTIONS,
         illegal_reward: Optional[float] = -3.0,
         render_mode: Optional[str] = None,
+        cube: bool = False,
+        match: Optional[Match] = None,
         **flags: object,
     ) -> None:
+        if opponent is None:  # a player that doubles and takes by the rules with the cube, else the random one
+            opponent = Greedy() if cube is True else "random"
         self.illegal_reward = _check_illegal_reward(illegal_reward)
         checked_seat = choice(seat, AGENTS)
         if checked_seat is None:
@@ -135,8 +147,16 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
                 )
         spec = resolve_policy(given, "opponent", evaluators=True)
         #: The AEC environment underneath (its ``game`` is the game being played).
-        self.aec = NardyEnv(variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, **flags)
+        self.aec = NardyEnv(
+            variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, cube=cube, match=match, **flags
+        )
         _check_served(spec, self.aec.variant, opponent)
+        longest = match_equity_table("kazaross-xg2").size
+        length = None if self.aec.match is None else self.aec.match.length
+        if length is not None and length > longest and getattr(spec, "cube", None) == "janowski":
+            # refused now, not at the opponent's first cube decision in the middle of an episode
+            raise field_error(NardyError, "match", f"an opponent deciding at the score needs a length up to {longest}",
+                              length)
         self.seat = checked_seat
         #: The opponent as given (a name as the plain string).
         self.opponent: object = given
@@ -173,15 +193,16 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         if self.aec.game is None or self.aec._finished() or self._illegal:
             raise field_error(NardyError, "action", "cannot be played: call reset() first", action)
         index = integer(action)
-        if (
-            self.illegal_reward is not None
-            and index is not None
-            and len(self.aec._moves) <= index < self.aec.max_actions
-        ):
+        mask = self.aec._mask
+        if self.illegal_reward is not None and index is not None and 0 <= index < len(mask) and not mask[index]:
             self._illegal = True
             observation = self.aec.observe(self.seat)
             observation["action_mask"][:] = 0
-            return observation, self.illegal_reward, True, False, {**self._info(), "illegal_action": index}
+            game, match = self.aec.game, self.aec.match
+            # money play with the cube: the worst score at the cube now, as -3 is without the cube
+            scale = game.cube.value if match is not None and match.money else 1
+            reward = self.illegal_reward * scale
+            return observation, reward, True, False, {**self._info(), "illegal_action": index}
         self.aec.step(action)
         reward = float(self.aec.rewards[self.seat])
         reward += self._reply()
@@ -224,13 +245,31 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         """Play the opponent's moves until ``seat`` is to move or the game ends; ``seat``'s reward."""
         reward = 0.0
         aec = self.aec
-        game = aec._game()
         while not aec._finished() and aec.agent_selection != self.seat:
-            moves = game.legal_moves()
+            game = aec._game()  # a match's next game is a new one
+            phase = "move" if aec.match is None else phase_of(game, aec._decided)
             aec._clear_rewards()
-            aec._play(moves[self._choose(game, moves)])
+            if phase == "move":
+                moves = game.legal_moves()
+                aec._play(moves[self._choose(game, moves)])
+            else:
+                aec._cube_action(self._cube_choice(game, phase))
             reward += float(aec.rewards[self.seat])
         return reward
+
+    def _cube_choice(self, game: Game, phase: str) -> int:
+        """The opponent's cube action in ``phase`` (``"cube"``: whether it doubles; ``"answer"``: its answer
+        to the double), by its player's cube strategy; a beaver it may not make is a take."""
+        position = game.position
+        rows, states = position.to_array()[None, :], [(game.cube, game.match)]
+        if phase == "cube":
+            return DOUBLE if self._policy.doubles(kernels_of(position), rows, states)[0] else NO_DOUBLE
+        answer = int(self._policy.responses(kernels_of(position), rows, states)[0])
+        if answer == PASS:
+            return PASS_ACTION
+        if answer == BEAVER and BEAVER_ACTION in cube_actions_allowed(game, phase):
+            return BEAVER_ACTION
+        return TAKE
 
     def _choose(self, game: Game, moves: list[Move]) -> int:
         """The opponent's choice among ``moves``, the legal moves of ``game`` now (their results' rows as a

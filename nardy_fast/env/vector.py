@@ -49,6 +49,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import dice, layout
+from ..cube import Match
 from ..encodings import SCHEMES
 from ..errors import NardyError, field_error
 from ..inputs import IntLike, choice, integer
@@ -57,6 +58,7 @@ from ..position import Position
 from ..variants import VARIANTS
 from ..vector import MAX_GAMES, Games
 from .checks import DEFAULT_MAX_ACTIONS, Observation, check_max_actions, check_start, missing_attribute
+from .cubeful import check_cube
 
 __all__ = ["NardyVectorEnv", "MAX_MASK"]
 
@@ -110,8 +112,18 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         scheme: str = "nardy",
         max_actions: IntLike = DEFAULT_MAX_ACTIONS,
         render_mode: Optional[str] = None,
+        cube: bool = False,
+        match: Optional[Match] = None,
         **flags: object,
     ) -> None:
+        if check_cube(cube, match) is not None:  # its games are stepped all together, a ply each, with no cube phase
+            raise field_error(
+                NardyError,
+                "cube",
+                "the self-play vector environment plays without the cube: for the cube, vectorise the single-agent "
+                'environment (gymnasium.make_vec("nardy_fast/<variant>-v0", num_envs=n, cube=True))',
+                cube,
+            )
         checked_variant = choice(variant, VARIANTS)
         if checked_variant is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
