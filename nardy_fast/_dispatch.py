@@ -19,8 +19,9 @@ import numpy.typing as npt
 from . import reference
 from .analysis import AnalysedPosition
 from .batch import BatchResult
-from .cube import Match
+from .cube import Cube, Match
 from .cubeduel import CubeDuelResult
+from .cuberollouts import CubefulRollout
 from .duel import DuelResult
 from .encodings import Features
 from .errors import quote
@@ -154,6 +155,7 @@ def playout(
     return played
 
 
+@overload
 def rollout(
     position: _Position,
     games: int = 1296,
@@ -167,7 +169,42 @@ def rollout(
     truncate: Optional[str] = None,
     max_results: Optional[int] = None,
     progress: Optional[Callable[[int], object]] = None,
-) -> Rollout:
+    cube: None = None,
+    match: None = None,
+) -> Rollout: ...
+@overload
+def rollout(
+    position: _Position,
+    games: int = 1296,
+    *,
+    seed: int = 0,
+    policy: object = "random",
+    stratify: bool = True,
+    threads: int = 1,
+    first_game: int = 0,
+    batch: int = 1000,
+    truncate: Optional[str] = None,
+    max_results: Optional[int] = None,
+    progress: Optional[Callable[[int], object]] = None,
+    cube: Optional[Cube] = None,
+    match: Union[int, Match, None] = None,
+) -> Union[Rollout, CubefulRollout]: ...
+def rollout(
+    position: _Position,
+    games: int = 1296,
+    *,
+    seed: int = 0,
+    policy: object = "random",
+    stratify: bool = True,
+    threads: int = 1,
+    first_game: int = 0,
+    batch: int = 1000,
+    truncate: Optional[str] = None,
+    max_results: Optional[int] = None,
+    progress: Optional[Callable[[int], object]] = None,
+    cube: Optional[Cube] = None,
+    match: Union[int, Match, None] = None,
+) -> Union[Rollout, CubefulRollout]:
     return RECORD.rollout(
         position,
         games,
@@ -180,6 +217,8 @@ def rollout(
         truncate=truncate,
         max_results=max_results,
         progress=progress,
+        cube=cube,
+        match=match,
     )
 
 

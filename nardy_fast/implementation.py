@@ -19,8 +19,9 @@ from .analysis import AnalysedPosition
 from .batch import BatchResult, as_array, check_rows
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, TwoSided
-from .cube import Match
+from .cube import Cube, Match
 from .cubeduel import CubeDuelResult
+from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
 from .encodings import Features, check_out, check_scheme
@@ -292,6 +293,7 @@ class Implementation:
         """:meth:`playout` with its options as one value (:class:`~nardy_fast.playouts.PlayoutOptions`)."""
         return play(self.kernels, start, games, seed, options)
 
+    @overload
     def rollout(
         self,
         position: BasePosition,
@@ -306,7 +308,44 @@ class Implementation:
         truncate: Optional[str] = None,
         max_results: Optional[int] = None,
         progress: Optional[Callable[[int], object]] = None,
-    ) -> Rollout:
+        cube: None = None,
+        match: None = None,
+    ) -> Rollout: ...
+    @overload
+    def rollout(
+        self,
+        position: BasePosition,
+        games: int = 1296,
+        *,
+        seed: int = 0,
+        policy: object = "random",
+        stratify: bool = True,
+        threads: int = 1,
+        first_game: int = 0,
+        batch: int = 1000,
+        truncate: Optional[str] = None,
+        max_results: Optional[int] = None,
+        progress: Optional[Callable[[int], object]] = None,
+        cube: Optional[Cube] = None,
+        match: Union[int, Match, None] = None,
+    ) -> Union[Rollout, CubefulRollout]: ...
+    def rollout(
+        self,
+        position: BasePosition,
+        games: int = 1296,
+        *,
+        seed: int = 0,
+        policy: object = "random",
+        stratify: bool = True,
+        threads: int = 1,
+        first_game: int = 0,
+        batch: int = 1000,
+        truncate: Optional[str] = None,
+        max_results: Optional[int] = None,
+        progress: Optional[Callable[[int], object]] = None,
+        cube: Optional[Cube] = None,
+        match: Union[int, Match, None] = None,
+    ) -> Union[Rollout, CubefulRollout]:
         """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
         options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
         the equity of the side to move (:class:`Rollout`) when both sides play ``policy``: random moves by
@@ -320,11 +359,24 @@ class Implementation:
         the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
         games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
         it: one of the ``unfinished`` games, which score 0 (no bound unless you set one). ``progress``, as
-        ``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly)."""
+        ``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly).
+
+        With ``cube`` (a :class:`~nardy_fast.Cube`) or ``match`` (a :class:`~nardy_fast.Match` or a match
+        length), a cubeful rollout (docs/rules.md, Rollouts with the cube): each game is played with the cube
+        from the position with that cube and match (money play without ``match``; a centred cube without
+        ``cube``), ``policy`` taking the cube actions too (a Greedy by its ``cube`` strategy, other policies
+        never double and always take), in two lines on the same dice, no double and double-take, and
+        returns a :class:`~nardy_fast.cuberollouts.CubefulRollout`: their values for the side to move (points
+        per unit of the cube, or match winning chances) with their standard errors, the double-pass value
+        and the proper action. Where the side to move may not double, only the no-double line is played."""
         options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results)
-        check_position(position)
+        start = check_position(position)
         check_progress(progress)
+        cubeful = cube is not None or match is not None
+        state = cube_state(cube, match) if cubeful else None
         warn_unbalanced(games, options, stacklevel=4)
+        if state is not None:
+            return cube_roll_out(self.kernels, start, games, seed, options, *state, progress=check_progress(progress))
         return rollout_parts(self.roll_out, position, games, seed, options, progress)
 
     def roll_out(self, position: object, games: object, seed: object, options: PlayoutOptions) -> Rollout:

@@ -228,7 +228,7 @@ def test_rollout_errors_are_the_local_ones(
     client: Client, position: object, games: object, options: dict[str, Any]
 ) -> None:
     with pytest.raises(NardyError) as local:
-        nardy_fast.rollout(position, games, seed=1, **options)  # type: ignore[arg-type]
+        nardy_fast.rollout(position, games, seed=1, **options)  # type: ignore[call-overload]
     with pytest.raises(type(local.value)) as sharded:
         nd.rollout(client, position, games, seed=1, **options)  # type: ignore[arg-type]
     assert str(sharded.value) == str(local.value)
@@ -258,7 +258,7 @@ def test_perft_errors_are_the_local_ones(client: Client, position: object, depth
 
 def test_an_unknown_option_is_a_type_error_as_locally(client: Client) -> None:
     with pytest.raises(TypeError):
-        nardy_fast.rollout(nardy_fast.Position.start("long"), 5, seed=1, opening="fresh_roll")  # type: ignore[call-arg]
+        nardy_fast.rollout(nardy_fast.Position.start("long"), 5, seed=1, opening="fresh_roll")  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         nd.rollout(client, nardy_fast.Position.start("long"), 5, seed=1, opening="fresh_roll")
 
