@@ -1,0 +1,134 @@
+"""Measure a variant's cube efficiency ``x`` per position class from cubeful rollouts of the package itself
+(docs/rules.md, The doubling cube): Janowski's cubeful equity is ``dead x (1 - x) + live x x``, so for positions
+whose cubeful equity ``E`` and cubeless outputs are both rolled out, ``x`` is the least-squares slope of
+``E - dead`` on ``live - dead`` over the positions of a class.
+
+For each position (a start of a turn from the variant's shipped corpus, in contact or a race; one-sided
+bear-offs count as races here): a cubeless rollout by the default greedy player gives the five outputs, hence
+the dead-cube equity (cubeless) and the fully live one (Janowski's, centred cube, money play); a cubeful
+rollout on the same dice by the same player with its Janowski cube decisions gives ``E``, the no-double line
+with the cube in the middle. The two rollouts share their dice and their moves (the player moves by cubeless
+values), so their difference comes from the cube alone and is far less noisy than either. The players decide
+their own cube actions with the efficiencies in force when the tool runs, so a measurement can be repeated
+with the figures it found (a fixed point).
+
+Results are appended one position a line to ``--out`` (JSON lines), so a run resumes where it stopped:
+
+    python tools/cube_efficiency_fit.py long --positions 150 --trials 144 --seed 1 --out long-x.jsonl
+
+prints, per class, the positions used, ``x`` and its standard error (a bootstrap over the positions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+import nardy_fast
+from nardy_fast import Cube, Position, layout
+from nardy_fast.corpus import load
+from nardy_fast.cube import average_values, money_cubeful, money_points
+from nardy_fast.evaluation.classes import CLASSES, CONTACT, classify
+from nardy_fast.policies import Greedy
+
+#: The classes measured: contact, and races (one-sided bear-offs with them; two-sided ones have exact values).
+MEASURED = ("contact", "race")
+
+
+def outputs_of(result: nardy_fast.rollouts.Rollout) -> list[float]:
+    """The five outputs (GNU Backgammon's order) of a cubeless rollout, for its side on roll."""
+    p = result.probabilities
+    me, them = (("white", "black") if result.turn == "white" else ("black", "white"))
+    win = p[f"{me}_single"] + p[f"{me}_mars"] + p[f"{me}_koks"]
+    lose_mars = p[f"{them}_mars"] + p[f"{them}_koks"]
+    return [win, p[f"{me}_mars"] + p[f"{me}_koks"], p[f"{me}_koks"], lose_mars, p[f"{them}_koks"]]
+
+
+def measure(row: np.ndarray, trials: int, seed: int) -> dict[str, float]:
+    """The rolled-out dead, live and cubeful equities of the position ``row`` (money play, centred cube)."""
+    position = Position.from_array(row)
+    player = Greedy()
+    cubeless = nardy_fast.rollout(position, trials, seed=seed, policy=player, stratify=False)
+    outputs = outputs_of(cubeless)
+    cubeful = nardy_fast.rollout(position, trials, seed=seed, policy=player, stratify=False, cube=Cube())
+    return {
+        "dead": float(money_cubeful(outputs, 0.0)),
+        "live": float(money_cubeful(outputs, 1.0)),
+        "cubeful": float(cubeful.no_double),
+        "win": outputs[0],
+        "W": float(average_values(outputs)[0]),
+        "L": float(average_values(outputs)[1]),
+    }
+
+
+def in_window(record: dict[str, float]) -> bool:
+    """Whether the side on roll's chances lie between its live-cube take point and cash point: there, and
+    only there, Janowski's live equity is the value of playing on with the cube in the middle (beyond the
+    cash point it is the cash, which the no-double line does not take)."""
+    points = money_points(record["W"], record["L"])
+    return points["take"][1] < record["win"] < points["cash"][1]
+
+
+def fit(records: list[dict[str, float]], rng: np.random.Generator) -> tuple[float, float]:
+    """The least-squares ``x`` of ``cubeful - dead = x (live - dead)`` and its bootstrap standard error."""
+    gain = np.array([r["live"] - r["dead"] for r in records])
+    seen = np.array([r["cubeful"] - r["dead"] for r in records])
+
+    def slope(index: np.ndarray) -> float:
+        return float((gain[index] * seen[index]).sum() / max((gain[index] ** 2).sum(), 1e-12))
+
+    everything = np.arange(len(records))
+    boot = [slope(rng.integers(0, len(records), len(records))) for _ in range(1000)]
+    return slope(everything), float(np.std(boot, ddof=1))
+
+
+def main() -> None:
+    """Parse the arguments, roll out what the output file lacks, and print the fit per class."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant")
+    parser.add_argument("--positions", type=int, default=150, help="positions per class")
+    parser.add_argument("--trials", type=int, default=144, help="games per rollout")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    rows, _ = load(args.variant)
+    kinds = classify(rows)
+    # starts of turns only (no pending extra roll or transfer), one order for every run of the seed
+    start = rows[:, layout.NPENDING] == 0
+    order = np.random.default_rng(args.seed).permutation(len(rows))
+    chosen = {name: [int(i) for i in order if start[i] and CLASSES[kinds[i]] == name][: args.positions]
+              for name in MEASURED}
+    done = {}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            record = json.loads(line)
+            done[record["index"]] = record
+    began = time.time()
+    with args.out.open("a") as out:
+        for name in MEASURED:
+            for index in chosen[name]:
+                if index in done:
+                    continue
+                record = {"index": index, "class": name, **measure(rows[index], args.trials, args.seed)}
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+                done[index] = record
+    rng = np.random.default_rng(0)
+    print(f"# python tools/cube_efficiency_fit.py {args.variant} --positions {args.positions} "
+          f"--trials {args.trials} --seed {args.seed}  ({time.time() - began:.0f} s this run)")
+    for name in MEASURED:
+        rolled = [done[i] for i in chosen[name] if i in done]
+        records = [record for record in rolled if in_window(record)]
+        if records:
+            x, error = fit(records, rng)
+            print(f"{args.variant} {name}: {len(rolled)} positions rolled out, {len(records)} between the take "
+                  f"and cash points, x = {x:.3f} +- {error:.3f}")
+    assert CONTACT == CLASSES.index("contact")
+
+
+if __name__ == "__main__":
+    main()
