@@ -32,6 +32,7 @@ import nardy_fast
 from nardy_fast import Cube, Position, layout
 from nardy_fast.corpus import load
 from nardy_fast.cube import average_values, money_cubeful, money_points
+from nardy_fast.cuberollouts import CubefulRollout
 from nardy_fast.evaluation.classes import CLASSES, CONTACT, classify
 from nardy_fast.policies import Greedy
 
@@ -55,6 +56,7 @@ def measure(row: np.ndarray, trials: int, seed: int) -> dict[str, float]:
     cubeless = nardy_fast.rollout(position, trials, seed=seed, policy=player, stratify=False)
     outputs = outputs_of(cubeless)
     cubeful = nardy_fast.rollout(position, trials, seed=seed, policy=player, stratify=False, cube=Cube())
+    assert isinstance(cubeful, CubefulRollout)
     return {
         "dead": float(money_cubeful(outputs, 0.0)),
         "live": float(money_cubeful(outputs, 1.0)),

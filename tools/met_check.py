@@ -21,6 +21,7 @@ import numpy as np
 
 import nardy_fast
 from nardy_fast import Match, match_equity_table
+from nardy_fast.cubeduel import CubeDuelResult
 from nardy_fast.policies import Greedy
 
 
@@ -31,6 +32,7 @@ def rolled_out(variant: str, away: int, opponent_away: int, matches: int, seed: 
     player = Greedy()
     start = Match(length, (length - away, length - opponent_away))
     result = nardy_fast.duel(player, player, variant, 2 * matches, seed=seed, match=start)
+    assert isinstance(result, CubeDuelResult)
     white = np.asarray(result.results[0::2])
     share = float(white.mean())
     return share, math.sqrt(max(share * (1 - share), 1e-12) / len(white))
