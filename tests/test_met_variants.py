@@ -73,7 +73,7 @@ def test_shipped_table_is_square_and_monotone(variant: str) -> None:
 
 def test_names_and_unknown_name() -> None:
     assert set(TABLES) == {"kazaross-xg2", *VARIANTS}
-    assert nardy_fast.match_equity_table("SHORT") is match_equity_table("short")
+    assert nardy_fast.match_equity_table("short") is match_equity_table("short")
     # short nardy's computed table is its own, not the published backgammon one
     assert not np.allclose(match_equity_table("short").pre, match_equity_table("kazaross-xg2").pre, atol=1e-3)
     with pytest.raises(NardyError, match="name") as error:

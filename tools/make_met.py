@@ -42,6 +42,9 @@ from nardy_fast.variants import SPECS
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "nardy_fast" / "data" / "met"
 COUNTS = ("single", "mars", "koks", "unfinished")
+#: How a header names each variant.
+TITLES = {"long": "long nardy", "sixone": "six-one nardy", "short": "short nardy", "gulbar": "gulbar",
+          "crazy": "crazy gulbar"}
 
 
 def _rates(counts: dict[str, int]) -> tuple[float, float, float, float]:
@@ -96,7 +99,7 @@ def table_text(variant: str, entry: dict[str, float], args: argparse.Namespace, 
     table = mec_table(mars, koks_rate=koks, size=args.size, name=variant)
     decided = counts["single"] + counts["mars"] + counts["koks"]
     header = [
-        f"Match equity table for {variant} nardy, computed by nardy-fast {nardy_fast.__version__} "
+        f"Match equity table for {TITLES.get(variant, variant)} ({variant}), computed by nardy-fast {nardy_fast.__version__} "
         "(docs/rules.md, Match play):",
         "nardy_fast.cube.mec_table(mars, koks_rate=koks) (Tornberg's mec as GNU Backgammon runs it, with its",
         "free-drop terms, and a koks term) of the mars and koks rates of self-play games of Greedy(\"net\", 0).",
