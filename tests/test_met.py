@@ -126,6 +126,6 @@ def test_bad_tables() -> None:
     with pytest.raises(NardyError, match="monotone"):
         MatchEquityTable("x", flipped, good.post)
     with pytest.raises(NardyError, match="name"):
-        match_equity_table("long")
+        match_equity_table("backgammon")
     with pytest.raises(NardyError, match="gammon_rate"):
         mec_table(1.5)

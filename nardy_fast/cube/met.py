@@ -4,8 +4,10 @@ Backgammon reads and uses them (``matchequity.c``: ``getME``, ``mwc2eq``, ``eq2m
 A table holds the pre-Crawford equities ``pre[i][j]``, the chances of the side ``i + 1`` points away against
 ``j + 1`` away at the start of a game (a row or column of a 1-away side is the Crawford game), and the
 post-Crawford row ``post[i]``, the chances of the side ``i + 1`` away against a 1-away leader after the
-Crawford game. The shipped table is Kazaross-XG2 (``nardy_fast/data/met/``, its source named in the file);
-:func:`nardy_fast.cube.mec.mec_table` computes one from a gammon rate.
+Crawford game. The shipped tables (``nardy_fast/data/met/``, each file naming its source) are Kazaross-XG2,
+the published table of backgammon and short nardy (the one cube decisions use unless given another), and a
+table computed for each variant by :func:`nardy_fast.cube.mec.mec_table` from the mars and koks rates of the
+variant's shipped network in self-play (``tools/make_met.py``, the command in each file's header).
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import numpy.typing as npt
 
 from ..errors import NardyError, field_error
 from ..inputs import boolean, choice, integer
+from ..variants import VARIANTS
 
-__all__ = ["MatchEquityTable", "TABLES", "match_equity_table", "parse_table"]
+__all__ = ["MatchEquityTable", "TABLES", "match_equity_table", "table_header", "parse_table", "format_table"]
 
-#: The tables :func:`match_equity_table` knows, by name, and their files under ``nardy_fast/data/met/``.
-TABLES = {"kazaross-xg2": "kazaross-xg2.txt"}
+#: The tables :func:`match_equity_table` knows, by name, and their files under ``nardy_fast/data/met/``: the
+#: published one, and each variant's computed one by the variant's name.
+TABLES = {"kazaross-xg2": "kazaross-xg2.txt", **{variant: f"{variant}.txt" for variant in VARIANTS}}
 
 #: How far a table may stray from complementary (``pre[i][j] + pre[j][i] = 1``) or monotone: the published
 #: tables are written to five or six digits.
@@ -161,15 +165,46 @@ def parse_table(name: str, text: str) -> MatchEquityTable:
     return MatchEquityTable(name, np.array(pre), np.array(post))
 
 
+def format_table(table: MatchEquityTable, header: list[str], digits: int = 6) -> str:
+    """``table`` in the shipped text format (what :func:`parse_table` reads), under ``header`` (one comment
+    line each), every chance to ``digits`` decimals."""
+    def row(values: npt.NDArray[np.float64]) -> str:
+        return " ".join(f"{value:.{digits}f}" for value in values)
+
+    lines = [f"# {line}".rstrip() for line in header]
+    lines += ["pre-crawford", *(row(values) for values in table.pre), "post-crawford", row(table.post)]
+    return "\n".join(lines) + "\n"
+
+
 _LOADED: dict[str, MatchEquityTable] = {}
 
 
-def match_equity_table(name: object) -> MatchEquityTable:
-    """The shipped match equity table ``name`` (one of :data:`TABLES`), read once."""
+def _key(name: object) -> str:
     key = choice(name, tuple(TABLES))
     if key is None:
         raise field_error(NardyError, "name", f"must be one of {tuple(TABLES)}", name)
+    return key
+
+
+def _text(key: str) -> str:
+    return resources.files("nardy_fast").joinpath(f"data/met/{TABLES[key]}").read_text(encoding="utf-8")
+
+
+def match_equity_table(name: object) -> MatchEquityTable:
+    """The shipped match equity table ``name`` (one of :data:`TABLES`: ``"kazaross-xg2"`` or a variant's
+    name), read once."""
+    key = _key(name)
     if key not in _LOADED:
-        text = resources.files("nardy_fast").joinpath(f"data/met/{TABLES[key]}").read_text(encoding="utf-8")
-        _LOADED[key] = parse_table(key, text)
+        _LOADED[key] = parse_table(key, _text(key))
     return _LOADED[key]
+
+
+def table_header(name: object) -> list[str]:
+    """The comment lines that open the shipped table ``name``'s file (its source: who made it, and how),
+    without their ``#``."""
+    lines = []
+    for line in _text(_key(name)).splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[1:].strip())
+    return lines
