@@ -275,3 +275,14 @@ def test_python_rollout_reports_its_progress(implementation: str) -> None:
     assert parted == module.rollout(position, 30, seed=2, stratify=False, batch=10)
     with pytest.raises(NardyError, match=r"^progress: must be callable or None \(got 3\)$"):
         module.rollout(position, 30, progress=3)
+
+
+def test_a_position_text_with_nine_colons_is_a_text_not_an_xgid() -> None:
+    """Nine points written ``point:count`` have nine colons, as many as an XGID: the variant's name at the
+    start says it is a position's text."""
+    text = "short w 1:2,2:2,3:3,12:2,19:-4,20:-4,21:-3,22:-2,24:-2 off=6/0"
+    assert text.count(":") == 9
+    from nardy_fast.cli.parser import read_position
+
+    position, dice = read_position(text)
+    assert position == Position.from_text(text) and dice is None

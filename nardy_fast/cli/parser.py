@@ -224,10 +224,11 @@ def _readings(text: str) -> list[Callable[[], _Read]]:
     """The readers ``text`` may be meant for, most likely first: its form tells (an XGID has ``XGID=`` or
     ten fields, a GNU Backgammon Position ID 14 characters of base64 and maybe ``:`` and a Match ID, the
     package's ID at most 29 of base64url); a text that looks like none is a position's text."""
-    if text.startswith("XGID=") or text.count(":") == 9:
-        return [lambda: _xgid(text)]
+    # a position's text first: its points are written with colons, nine of which would look like an XGID
     if text.partition(" ")[0] in VARIANTS:
         return [lambda: (Position.from_text(text), None)]
+    if text.startswith("XGID=") or text.count(":") == 9:
+        return [lambda: _xgid(text)]
     found: list[Callable[[], _Read]] = []
     gnubg = _GNUBG.fullmatch(text)
     if gnubg:
