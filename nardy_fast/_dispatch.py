@@ -19,6 +19,7 @@ import numpy.typing as npt
 from . import reference
 from .analysis import AnalysedPosition
 from .batch import BatchResult
+from .cube import Cube, CubeDecision, Match, MatchEquityTable
 from .duel import DuelResult
 from .encodings import Features
 from .errors import quote
@@ -39,6 +40,7 @@ __all__ = [
     "rollout",
     "segment_argmax",
     "evaluate",
+    "cube_decisions",
     "duel",
     "Games",
     "reference",
@@ -189,6 +191,13 @@ def evaluate(rows: object, evaluator: object) -> npt.NDArray[np.float64]:
     return RECORD.evaluate(rows, evaluator)
 
 
+def cube_decisions(
+    rows: object, *, evaluator: object = None, cube: Optional[Cube] = None, match: Optional[Match] = None,
+    table: Optional[MatchEquityTable] = None, plies: int = 0,
+) -> CubeDecision:
+    return RECORD.cube_decisions(rows, evaluator=evaluator, cube=cube, match=match, table=table, plies=plies)
+
+
 def duel(
     a: object,
     b: object,
@@ -208,7 +217,7 @@ def duel(
 
 
 # one docstring each: the implementation's method's
-for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, duel):
+for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, cube_decisions, duel):
     _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
 del _function
 

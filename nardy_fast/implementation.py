@@ -19,6 +19,8 @@ from .analysis import AnalysedPosition
 from .batch import BatchResult, as_array, check_rows
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, TwoSided
+from .cube import Cube, CubeDecision, Match, MatchEquityTable
+from .cubeful import cube_decisions
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
 from .encodings import Features, check_out, check_scheme
@@ -82,6 +84,18 @@ class Implementation:
         (``rows[i]: ...``) before any evaluator sees one. The compiled core evaluates built-in evaluators in C
         without the GIL (Ctrl-C stops it within a second)."""
         return evaluate(self.kernels, rows, evaluator)
+
+    def cube_decisions(
+        self, rows: object, *, evaluator: object = None, cube: Optional[Cube] = None, match: Optional[Match] = None,
+        table: Optional[MatchEquityTable] = None, plies: int = 0,
+    ) -> CubeDecision:
+        """The cube decisions of many positions at once (:meth:`Position.cube_decision` of each, one
+        :class:`~nardy_fast.cube.CubeDecision` of arrays): packed rows (N, 64), their sides to move on roll,
+        valued by ``evaluator`` (``None``: ``"net"``) with ``cube`` and ``match`` (and ``table``) as
+        :meth:`Position.cube_decision` takes them; one row (64,) or one ``Position`` gives numbers and one
+        action. At 0 ply, the batch path: one evaluator call and Janowski's formulas over arrays. The rows are
+        copied and checked as ``evaluate`` checks them."""
+        return cube_decisions(self.kernels, rows, evaluator, cube, match, table, plies)
 
     def hint(
         self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "net", plies: int = 0

@@ -16,6 +16,8 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
             other on duplicate dice and print the first one's points per game, its standard error, win
             rate and results
   hint      rank every legal move of a position for a roll by an evaluator's equity, best first
+  cube      the cube decision of a position's side to move (no double, double-take, double-pass), at
+            money play or at a match score
   train     train a network evaluator of a variant by self-play, with checkpoints it resumes from and
             its strength against heuristic as it goes, and save its weights
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
@@ -43,7 +45,7 @@ from typing import Optional, Protocol
 
 from .. import __version__
 from ..errors import QUOTE_LIMIT, NardyError, cut, quote
-from . import bench, corpus, duel, hint, perft, playout, rollout, train
+from . import bench, corpus, cube, duel, hint, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -77,6 +79,7 @@ _COMMANDS: dict[str, _Command] = {
     "rollout": rollout,
     "duel": duel,
     "hint": hint,
+    "cube": cube,
     "train": train,
     "corpus": corpus,
 }
