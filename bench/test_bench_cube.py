@@ -34,9 +34,10 @@ MATCHES = {"money": Match(), "match": Match(7, (2, 4))}
 
 
 def _rows(size: int, variants: tuple[str, ...] = nardy_fast.VARIANTS) -> np.ndarray:
-    """Unfinished corpus rows of ``variants``, with no pending list, repeated to ``size``."""
+    """Unfinished corpus rows of ``variants``, with no pending list and no bear-off (whose 15-checker tables
+    the reference builds slowly: minutes), repeated to ``size``."""
     rows = np.concatenate([corpus.load(v)[0] for v in variants])
-    rows = rows[~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0)]
+    rows = rows[~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0) & ~layout.is_bearoff(rows)]
     return np.ascontiguousarray(np.resize(rows, (size, layout.WIDTH)))
 
 

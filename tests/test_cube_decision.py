@@ -292,3 +292,55 @@ def test_bad_rows_name_the_row(Position: type[AnyPosition]) -> None:
     with pytest.raises(NardyError, match=r"^rows\[1\]"):
         batch(rows)
 
+
+
+# --- the command line --------------------------------------------------------------------------------------------
+
+RACE = "short w 2:2,3:3,4:3,5:3,6:4,18:-1,19:-3,20:-4,21:-3,22:-4 first=-"
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from nardy_fast.__main__ import main
+
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [([], Match()), (["--match", "5", "--score", "2-0"], Match(5, (2, 0))),
+     (["--match", "7", "--score", "5-6", "--crawford", "--plies", "1"], Match(7, (5, 6), crawford=True))],
+)
+def test_cli_prints_the_decision(options: list[str], match: Match, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(["cube", RACE, *options], capsys)
+    assert (status, err) == (0, "")
+    plies = int(options[options.index("--plies") + 1]) if "--plies" in options else 0
+    found = nardy_fast.Position.from_text(RACE).cube_decision(match=match, plies=plies)
+    printed = {line[:16].strip(): line[16:].split() for line in out.splitlines() if line.startswith(("no ", "double"))}
+    assert printed["no double"][0] == f"{found.no_double:+.5f}"
+    assert printed["double, take"][0] == f"{found.double_take:+.5f}"
+    assert printed["double, pass"][0] == f"{found.double_pass:+.5f}"
+    assert f"proper action: {found.action}\n" in out
+    assert f"take point: {found.take_point:.4f}   cash point: {found.cash_point:.4f}" in out
+    assert f"win {found.outputs[0]:.4f}" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["cube", RACE, "--score", "2-4"], "--score"),
+        (["cube", RACE, "--match", "7", "--score", "2-7"], "--score"),
+        (["cube", RACE, "--match", "7", "--score", "2-4", "--crawford"], "--crawford"),
+        (["cube", RACE, "--cube", "3"], "--cube"),
+        (["cube", RACE, "--owner", "white"], "--owner"),
+        (["cube", RACE, "--plies", "3"], "--plies"),
+        (["cube", RACE, "--variant", "long"], "--variant"),
+        (["cube"], "POSITION"),
+        (["cube", "short w 13:-15 off=15/0"], "POSITION"),
+    ],
+)
+def test_cli_bad_input_names_the_option(argv: list[str], option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(argv, capsys)
+    assert (status, out) == (2, ""), (status, out, err)
+    assert err.startswith(f"nardy-fast: error: {option}: ") and err.count("\n") == 1, err
