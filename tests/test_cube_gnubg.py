@@ -5,8 +5,9 @@ cube actions (the ``gnubg`` package from PyPI, the ``peers`` extra; skipped wher
 seeded random games. Each decision is made twice from GNU Backgammon's outputs: by the cube facts
 (``cube_decision`` with GNU Backgammon's class and pip count) and by the positions' own ``cube_decision`` of
 both implementations, whose evaluator answers GNU Backgammon's outputs (so the cube efficiency comes from the
-package's own classes and pip counts, the sides and the score from the position). GNU Backgammon is driven in
-a child process (tests/cube_gnubg_oracle.py) with a timeout.
+package's own classes and pip counts, the sides and the score from the position). At 1 ply the package's
+cubeful search, its leaves valued by GNU Backgammon's 0-ply outputs, reproduces GNU Backgammon's 1-ply cubeful
+equities. GNU Backgammon is driven in a child process (tests/cube_gnubg_oracle.py) with a timeout.
 """
 
 from __future__ import annotations
@@ -177,3 +178,52 @@ def test_gnubg_table_is_kazaross() -> None:
     assert np.abs(np.array(pre) - table.pre).max() < 1e-6
     # GNU Backgammon recomputes the last post-Crawford entry (25-away) from its own recursion
     assert np.abs(np.array(post0)[:24] - table.post[:24]).max() < 1e-6
+
+
+@pytest.mark.slow
+def test_one_ply_search_matches_gnubg() -> None:
+    """The 1-ply cubeful search, its leaves valued by GNU Backgammon's own 0-ply outputs (an evaluator that
+    answers them), reproduces GNU Backgammon's 1-ply cubeful equities (its search with pruning off): the same
+    rolls, the same move for each by cubeful value, the same decisions at the leaves and the same averages.
+    Contact positions, whose children are no bear-offs (GNU Backgammon values those exactly)."""
+    from nardy_fast.cubeful import ROLLS
+
+    chosen = [(board, row) for board, row in positions(90, seed=99)
+              if not nardy_fast.Position.from_array(row).is_race()][:12]
+    kernels = nardy_fast.Position.kernels
+    leaves = [row[None, :] for _, row in chosen]
+    for _, row in chosen:
+        children, _, _ = kernels.batch_children(np.tile(row, (len(ROLLS), 1)), ROLLS)
+        leaves.append(np.asarray(children).copy())
+    rows = np.unique(np.concatenate(leaves), axis=0)
+
+    def board_of(r: Rows) -> list[list[int]]:
+        p = nardy_fast.Position.from_array(r)
+        return gnubg_board(p.board, p.bar, p.turn)
+
+    answered = oracle([{"boards": [board_of(r) for r in rows]}])[0]["outputs"]
+    table = {r.tobytes(): np.array(o) for r, o in zip(rows, answered)}
+
+    class Gnu:
+        def evaluate(self, given: Rows) -> np.ndarray:
+            return np.stack([table[r.tobytes()] for r in given])
+
+    scores = [(0, "money", (0, 0), False), (7, "match", (2, 4), False), (7, "match", (4, 2), False),
+              (5, "match", (3, 4), False)]
+    cases, expected = [], []
+    for i, (board, row) in enumerate(chosen):
+        length, _, score, crawford = scores[i % len(scores)]
+        cases.append({"board": board, "match": length, "score": list(score), "crawford": crawford, "cube": 1,
+                      "owner": "centred", "jacoby": False, "beavers": False, "plies": 1})
+        match = Match(length, score, crawford) if length else Match()
+        _, real_match = seen_by(row, Cube(), match)
+        expected.append(real_match)
+    answers = oracle(cases)
+    names = {"No double": 0, "Double, take": 1, "Double, pass": 2}
+    for (_, row), case, answer, match in zip(chosen, cases, answers, expected):
+        for Position in IMPLEMENTATIONS:
+            ours = Position.from_array(row).cube_decision(evaluator=Gnu(), plies=1, match=match)
+            for name, value in answer["lines"].items():
+                assert abs(ours.equities[names[name]] - value) < TOLERANCE, (case, answer, ours)
+            if answer["action"] is not None:
+                assert ours.action == answer["action"], (case, answer, ours)
