@@ -19,7 +19,7 @@ import numpy.typing as npt
 from . import reference
 from .analysis import AnalysedPosition
 from .batch import BatchResult
-from .cube import Cube, Match
+from .cube import Cube, CubeDecision, Match, MatchEquityTable
 from .cubeduel import CubeDuelResult
 from .cuberollouts import CubefulRollout
 from .duel import DuelResult
@@ -42,6 +42,7 @@ __all__ = [
     "rollout",
     "segment_argmax",
     "evaluate",
+    "cube_decisions",
     "duel",
     "Games",
     "reference",
@@ -230,6 +231,13 @@ def evaluate(rows: object, evaluator: object) -> npt.NDArray[np.float64]:
     return RECORD.evaluate(rows, evaluator)
 
 
+def cube_decisions(
+    rows: object, *, evaluator: object = None, cube: Optional[Cube] = None, match: Optional[Match] = None,
+    table: Optional[MatchEquityTable] = None, plies: int = 0,
+) -> CubeDecision:
+    return RECORD.cube_decisions(rows, evaluator=evaluator, cube=cube, match=match, table=table, plies=plies)
+
+
 @overload
 def duel(
     a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
@@ -264,7 +272,7 @@ def duel(
 
 
 # one docstring each: the implementation's method's
-for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, duel):
+for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, cube_decisions, duel):
     _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
 del _function
 

@@ -16,6 +16,7 @@ from .position import Position
 
 if TYPE_CHECKING:
     from .bearoff.tables import RaceProbabilities
+    from .cube import Cube, CubeDecision, Match, MatchEquityTable
     from .position import Move
 
 __all__ = ["Analysis", "AnalysedPosition"]
@@ -41,7 +42,8 @@ class Analysis:
         return evaluate(kernels_of(self), self, evaluator)
 
     def hint(
-        self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "net", plies: int = 0
+        self, roll: Optional[Sequence[int]] = None, *, evaluator: object = "net", plies: int = 0,
+        cube: Optional[Cube] = None, match: Optional[Match] = None, table: Optional[MatchEquityTable] = None,
     ) -> list[tuple[Move, float]]:
         """Every legal move for ``roll`` (``None`` for a pending list) ranked best first, as ``(move,
         equity)`` pairs: the equity (cubeless points per game for this position's side to move) of the
@@ -52,10 +54,38 @@ class Analysis:
         turn) the value of the best reply; ``plies=2`` searches one more level, through GNU Backgammon-style
         move filters (docs/rules.md, Evaluation and search): the moves a 2-ply hint cuts keep their 0-ply
         equity and follow the others. Ties keep ``legal_moves`` order. The compiled core searches built-in
-        evaluators in C without the GIL."""
+        evaluators in C without the GIL.
+
+        With ``cube`` or ``match`` (and ``table``, a match's equity table) the moves are ranked by their
+        cubeful values instead (:meth:`cube_decision`'s search; docs/rules.md, Cubeful search): entries
+        ``MoneyHint(move, equity)`` at money play, points per unit of the cube, or ``MatchHint(move, mwc)``
+        in a match, the chances of winning the match (both unpack as pairs)."""
+        if cube is not None or match is not None or table is not None:
+            from .cubeful import cubeful_hint
+
+            # MoneyHint and MatchHint are (move, value) pairs
+            return cubeful_hint(kernels_of(self), self, roll, evaluator, plies, cube, match, table)  # type: ignore[arg-type, return-value]
         from .policies import hint_moves
 
         return hint_moves(kernels_of(self), self, roll, evaluator, plies)  # type: ignore[arg-type]
+
+    def cube_decision(
+        self, *, evaluator: object = None, plies: int = 0, cube: Optional[Cube] = None,
+        match: Optional[Match] = None, table: Optional[MatchEquityTable] = None,
+    ) -> CubeDecision:
+        """The cube decision of this position's side to move (docs/rules.md, The doubling cube): its cubeful
+        values of no double, double-take and double-pass (``no_double``, ``double_take``, ``double_pass``:
+        points per unit of the current cube at money play, chances of winning the match under ``match``),
+        the action in GNU Backgammon's words, the take and cash points and the cubeless outputs it came from
+        (:class:`~nardy_fast.cube.CubeDecision`). ``evaluator`` as :func:`nardy_fast.evaluate` (``None``:
+        ``"net"``); ``cube`` (default centred at 1) and ``match`` (default money play) as
+        :class:`~nardy_fast.Cube` and :class:`~nardy_fast.Match`; ``table`` a match's equity table (default
+        Kazaross-XG2). ``plies=0`` applies Janowski's formulas to the evaluator's outputs with the cube
+        efficiency of the position's class and variant; deeper, the cubeful search of GNU Backgammon
+        (docs/rules.md, Cubeful search)."""
+        from .cubeful import cube_decisions
+
+        return cube_decisions(kernels_of(self), self, evaluator, cube, match, table, plies)
 
 
 class AnalysedPosition(Position, Analysis):

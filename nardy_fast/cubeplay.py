@@ -3,7 +3,8 @@ doubles, and whether the side doubled takes, passes or beavers, for a batch of p
 its own cube and match. The strategies a :class:`~nardy_fast.policies.Greedy` may use:
 
 * ``"janowski"``: the cube decision of :func:`nardy_fast.cube.cube_decision` from the evaluator's 0-ply
-  outputs and the position's cube efficiency (:func:`efficiency`), at the match's score;
+  outputs and the position's cube efficiency (:func:`nardy_fast.cubeful.efficiencies`, by its class and
+  variant), at the match's score;
 * ``"money"``: the same decision as if every game were a money game: a player that ignores the score;
 * ``"threshold"``: wildbg's rule before its pull request 42: double when the doubler's cubeless equity is
   strictly between 0.4 and 0.6, take when it is below 0.5 (beyond 0.6 the doubler plays on: too good);
@@ -19,15 +20,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import layout
-from .board import to_mover
-from .cube import SIDES, Cube, Match, cube_decision, cube_efficiency
-from .evaluation.classes import CLASSES, RACE, classes_of
+from .cube import SIDES, Cube, Match, cube_decision
+from .cubeful import efficiencies
 from .evaluation.evaluators import Builtin, Evaluator
 from .evaluation.search import Search, equity_of
 from .kernels import Kernels
 
 __all__ = ["STRATEGIES", "RESPONSES", "PASS", "TAKE", "BEAVER", "DOUBLE_WINDOW", "TAKE_BELOW", "CubeState",
-           "efficiency", "doubles", "responses", "is_double"]
+           "doubles", "responses", "is_double"]
 
 Rows = npt.NDArray[np.int8]
 Ints = npt.NDArray[np.int64]
@@ -45,26 +45,6 @@ TAKE_BELOW = 0.5
 
 #: A game's cube and match, as a player is asked about it.
 CubeState = tuple[Cube, Match]
-
-
-def _pips(row: Rows) -> int:
-    """The pip count of the side on roll of one row, in its own numbering (a checker on the bar counts 25)."""
-    state = layout.unpack(row)
-    side = to_mover(state.variant, state.turn, state.board, state.bar, state.off)
-    return sum(m * side.x[m] for m in range(1, 25)) + 25 * side.xbar
-
-
-def efficiency(rows: Rows, plies: int = 0) -> Floats:
-    """The cube efficiency ``x`` of each position for its side on roll, for an evaluation ``plies`` deep: the
-    one place the engine asks :func:`~nardy_fast.cube.cube_efficiency` (a race by the pips of the side on
-    roll; a bear-off of the exact tables as GNU Backgammon's one-sided bear-off, having no exact cubeful
-    values here)."""
-    kinds = classes_of(rows)
-    out = np.empty(len(rows))
-    for i, kind in enumerate(kinds):
-        pips = _pips(rows[i]) if kind == RACE else 0
-        out[i] = cube_efficiency(CLASSES[kind], pips, plies)
-    return out
 
 
 def is_double(action: str) -> bool:
@@ -94,7 +74,7 @@ def _decisions(
     """The normalised equities (n, 3: no double, double-take, double-pass) of the side on roll and whether it
     doubles, by ``strategy`` ("janowski" or "money")."""
     outputs = Search(kernels, evaluator).evaluate(rows)
-    x = efficiency(rows, 0)
+    x = efficiencies(rows, 0)
     equities = np.zeros((len(rows), 3))
     double = np.zeros(len(rows), dtype=bool)
     for (cube, seen), members in _groups(rows, states, strategy).items():

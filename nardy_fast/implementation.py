@@ -19,8 +19,9 @@ from .analysis import AnalysedPosition
 from .batch import BatchResult, as_array, check_rows
 from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
 from .bearoff.tables import OneSided, TwoSided
-from .cube import Cube, Match
+from .cube import Cube, CubeDecision, Match, MatchEquityTable
 from .cubeduel import CubeDuelResult
+from .cubeful import cube_decisions
 from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
@@ -35,6 +36,7 @@ from .policies import hint_moves
 from .position import Move
 from .position import Position as BasePosition
 from .rollouts import (
+    ROLLOUT_DOC,
     Rollout,
     check_position,
     check_progress,
@@ -85,6 +87,18 @@ class Implementation:
         (``rows[i]: ...``) before any evaluator sees one. The compiled core evaluates built-in evaluators in C
         without the GIL (Ctrl-C stops it within a second)."""
         return evaluate(self.kernels, rows, evaluator)
+
+    def cube_decisions(
+        self, rows: object, *, evaluator: object = None, cube: Optional[Cube] = None, match: Optional[Match] = None,
+        table: Optional[MatchEquityTable] = None, plies: int = 0,
+    ) -> CubeDecision:
+        """The cube decisions of many positions at once (:meth:`Position.cube_decision` of each, one
+        :class:`~nardy_fast.cube.CubeDecision` of arrays): packed rows (N, 64), their sides to move on roll,
+        valued by ``evaluator`` (``None``: ``"net"``) with ``cube`` and ``match`` (and ``table``) as
+        :meth:`Position.cube_decision` takes them; one row (64,) or one ``Position`` gives numbers and one
+        action. At 0 ply, the batch path: one evaluator call and Janowski's formulas over arrays. The rows are
+        copied and checked as ``evaluate`` checks them."""
+        return cube_decisions(self.kernels, rows, evaluator, cube, match, table, plies)
 
     def hint(
         self, position: BasePosition, roll: Optional[Sequence[int]] = None, evaluator: object = "net", plies: int = 0
@@ -329,7 +343,7 @@ class Implementation:
         cube: Optional[Cube] = None,
         match: Union[int, Match, None] = None,
     ) -> Union[Rollout, CubefulRollout]: ...
-    def rollout(
+    def rollout(  # noqa: D102 - ROLLOUT_DOC
         self,
         position: BasePosition,
         games: int = 1296,
@@ -346,29 +360,6 @@ class Implementation:
         cube: Optional[Cube] = None,
         match: Union[int, Match, None] = None,
     ) -> Union[Rollout, CubefulRollout]:
-        """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
-        options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
-        the equity of the side to move (:class:`Rollout`) when both sides play ``policy``: random moves by
-        default, so the figures are those of random play, not of good play. ``stratify=True`` (the default)
-        cycles the first two rolls through all 36 x 36 pairs of dice, which balances them only over a multiple
-        of 1,296 games: any other count warns (:class:`~nardy_fast.NardyWarning`, saying which). Rollouts of
-        the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`).
-
-        ``truncate="bearoff"`` stops each game at its first bear-off position and scores it by that
-        position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
-        the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
-        games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
-        it: one of the ``unfinished`` games, which score 0 (no bound unless you set one). ``progress``, as
-        ``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly).
-
-        With ``cube`` (a :class:`~nardy_fast.Cube`) or ``match`` (a :class:`~nardy_fast.Match` or a match
-        length), a cubeful rollout (docs/rules.md, Rollouts with the cube): each game is played with the cube
-        from the position with that cube and match (money play without ``match``; a centred cube without
-        ``cube``), ``policy`` taking the cube actions too (a Greedy by its ``cube`` strategy, other policies
-        never double and always take), in two lines on the same dice, no double and double-take, and
-        returns a :class:`~nardy_fast.cuberollouts.CubefulRollout`: their values for the side to move (points
-        per unit of the cube, or match winning chances) with their standard errors, the double-pass value
-        and the proper action. Where the side to move may not double, only the no-double line is played."""
         options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results)
         start = check_position(position)
         check_progress(progress)
@@ -385,7 +376,8 @@ class Implementation:
         return roll_out(self.kernels, position, games, seed, options)
 
 
-# one docstring each, shared with nardy_fast.bearoff's functions and nardy_fast.duel
+# one docstring each, shared with nardy_fast.bearoff's functions, nardy_fast.duel and nardy_fast.rollout
 Implementation.one_sided.__doc__ = ONE_SIDED_DOC
 Implementation.two_sided.__doc__ = TWO_SIDED_DOC
 Implementation.duel.__doc__ = DUEL_DOC
+Implementation.rollout.__doc__ = ROLLOUT_DOC

@@ -26,6 +26,7 @@ from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions, bound, check_playo
 from .position import Position
 
 __all__ = [
+    "ROLLOUT_DOC",
     "OUTCOMES",
     "MAX_GAMES",
     "STRATA",
@@ -302,6 +303,32 @@ def warn_unbalanced(games: object, options: PlayoutOptions, stacklevel: int = 2)
             NardyWarning,
             stacklevel=stacklevel,
         )
+
+
+#: The docstring of the package's ``rollout`` (each implementation's, and the dispatcher's).
+ROLLOUT_DOC = """Roll ``position`` out: play ``games`` games from it with seeded dice (``playout`` with the same
+options; ``seed`` 0 unless given) and return the share of each outcome with its standard error, and
+the equity of the side to move (:class:`Rollout`) when both sides play ``policy``: random moves by
+default, so the figures are those of random play, not of good play. ``stratify=True`` (the default)
+cycles the first two rolls through all 36 x 36 pairs of dice, which balances them only over a multiple
+of 1,296 games: any other count warns (:class:`~nardy_fast.NardyWarning`, saying which). Rollouts of
+the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`Rollout.combine`).
+
+``truncate="bearoff"`` stops each game at its first bear-off position and scores it by that
+position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
+the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
+games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
+it: one of the ``unfinished`` games, which score 0 (no bound unless you set one). ``progress``, as
+``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly).
+
+With ``cube`` (a :class:`~nardy_fast.Cube`) or ``match`` (a :class:`~nardy_fast.Match` or a match
+length), a cubeful rollout (docs/rules.md, Rollouts with the cube): each game is played with the cube
+from the position with that cube and match (money play without ``match``; a centred cube without
+``cube``), ``policy`` taking the cube actions too (a Greedy by its ``cube`` strategy, other policies
+never double and always take), in two lines on the same dice, no double and double-take, and
+returns a :class:`~nardy_fast.cuberollouts.CubefulRollout`: their values for the side to move (points
+per unit of the cube, or match winning chances) with their standard errors, the double-pass value
+and the proper action. Where the side to move may not double, only the no-double line is played."""
 
 
 def check_progress(progress: object) -> Optional[Callable[[int], object]]:

@@ -5,7 +5,7 @@ the cubeful equities and proper action its ``hint`` command prints (6 decimals, 
 Run as ``python cube_gnubg_oracle.py`` with a JSON list of cases on stdin; one JSON object per case on stdout.
 A case: ``board`` (GNU Backgammon's ``(opponent, player)``), ``match`` (0 for money), ``score`` (player's,
 opponent's), ``crawford``, ``cube``, ``owner`` (``"centred"``, ``"own"``, ``"opponent"``), ``jacoby``,
-``beavers``.
+``beavers`` and ``plies`` (0 unless given); or ``boards`` alone, for their cubeless 0-ply outputs.
 """
 
 from __future__ import annotations
@@ -46,6 +46,14 @@ def run(cases: list[dict[str, Any]]) -> None:
         command("set evaluation cubedecision evaluation cubeful on")
         command("set evaluation cubedecision evaluation prune off")
         for case in cases:
+            if "boards" in case:
+                # the cubeless 0-ply outputs of many boards, one line
+                context = gnubg.evalcontext(0, 0, 0, 0, 0.0)
+                valued = [list(gnubg.evaluate(board, gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0), context)[:5])
+                          for board in case["boards"]]
+                os.write(fd, (json.dumps({"outputs": valued}) + "\n").encode())
+                continue
+            command(f"set evaluation cubedecision evaluation plies {case.get('plies', 0)}")
             player = 1  # GNU Backgammon's "you", X, on roll
             if case["match"]:
                 command(f"new match {case['match']}")

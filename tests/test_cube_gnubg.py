@@ -2,7 +2,12 @@
 cube actions (the ``gnubg`` package from PyPI, the ``peers`` extra; skipped where it is absent), at money play
 (centred, owned and redoubled cubes, with and without the Jacoby rule and beavers) and at 7-point match scores
 (before, in and after the Crawford game), on positions of short nardy (backgammon without the cube) from
-seeded random games. GNU Backgammon is driven in a child process (tests/cube_gnubg_oracle.py) with a timeout.
+seeded random games. Each decision is made twice from GNU Backgammon's outputs: by the cube facts
+(``cube_decision`` with GNU Backgammon's class and pip count) and by the positions' own ``cube_decision`` of
+both implementations, whose evaluator answers GNU Backgammon's outputs (so the cube efficiency comes from the
+package's own classes and pip counts, the sides and the score from the position). At 1 ply the package's
+cubeful search, its leaves valued by GNU Backgammon's 0-ply outputs, reproduces GNU Backgammon's 1-ply cubeful
+equities. GNU Backgammon is driven in a child process (tests/cube_gnubg_oracle.py) with a timeout.
 """
 
 from __future__ import annotations
@@ -17,8 +22,13 @@ from typing import Any, Optional
 import numpy as np
 import pytest
 
+import nardy_fast
 from nardy_fast import Game
+from nardy_fast.analysis import AnalysedPosition
 from nardy_fast.cube import Cube, Match, cube_decision, cube_efficiency
+from nardy_fast.layout import Rows
+
+IMPLEMENTATIONS: list[type[AnalysedPosition]] = [nardy_fast.reference.Position, nardy_fast.Position]
 
 pytest.importorskip("gnubg", reason="GNU Backgammon (the gnubg package, the peers extra) is absent")
 
@@ -41,10 +51,11 @@ def gnubg_board(board: tuple[int, ...], bar: tuple[int, int], on_roll: str) -> l
     return [black, white] if on_roll == "white" else [white, black]
 
 
-def positions(count: int, seed: int) -> list[list[list[int]]]:
-    """Boards from seeded random games of short nardy, one in three turns, the side on roll's view."""
+def positions(count: int, seed: int) -> list[tuple[list[list[int]], Rows]]:
+    """Boards from seeded random games of short nardy, one in three turns, the side on roll's view, each with
+    its packed row."""
     chooser = random.Random(seed)
-    found: list[list[list[int]]] = []
+    found: list[tuple[list[list[int]], Rows]] = []
     game_seed = seed
     while len(found) < count:
         game = Game("short", seed=game_seed)
@@ -53,7 +64,7 @@ def positions(count: int, seed: int) -> list[list[list[int]]]:
         while not game.is_over() and len(found) < count:
             position = game.position
             if turn % 3 == 1:
-                found.append(gnubg_board(position.board, position.bar, position.turn))
+                found.append((gnubg_board(position.board, position.bar, position.turn), position.to_array()))
             moves = game.legal_moves()
             game.play(moves[chooser.randrange(len(moves))])
             turn += 1
@@ -70,13 +81,39 @@ def pips(board: list[list[int]]) -> int:
     return sum((i + 1) * n for i, n in enumerate(board[1][:24])) + 25 * board[1][24]
 
 
-def check(case: dict[str, Any], answer: dict[str, Any], cube: Cube, match: Match) -> bool:
+class Answers:
+    """An evaluator that answers GNU Backgammon's outputs for the one row it is made for."""
+
+    def __init__(self, row: Rows, outputs: list[float]) -> None:
+        self.row, self.outputs = row, np.array(outputs)
+
+    def evaluate(self, rows: Rows) -> np.ndarray:
+        assert (rows == self.row).all(), "the 0-ply decision evaluates the position itself, nothing else"
+        return np.tile(self.outputs, (len(rows), 1))
+
+
+def seen_by(row: Rows, cube: Cube, match: Match) -> tuple[Cube, Match]:
+    """The case's cube and match (written with White as the side on roll) for the row's real side on roll."""
+    if row[nardy_fast.layout.TURN] == 0:
+        return cube, match
+    owner = None if cube.owner is None else "black"
+    score = match.score if match.length is None else match.score[::-1]
+    return Cube(cube.value, owner), Match(match.length, score, match.crawford, match.jacoby, match.beavers)
+
+
+def check(case: dict[str, Any], answer: dict[str, Any], cube: Cube, match: Match, row: Rows) -> bool:
     """Our decision against GNU Backgammon's; False when the position was not compared (an exact class)."""
     kind = GNUBG_CLASSES.get(answer["class"])
     if kind is None:
         return False
     x = cube_efficiency(kind, pips(case["board"]), 0)
     ours = cube_decision(answer["outputs"], x, cube=cube, match=match, side="white")
+    real_cube, real_match = seen_by(row, cube, match)
+    for Position in IMPLEMENTATIONS:
+        found = Position.from_array(row).cube_decision(evaluator=Answers(row, answer["outputs"]), cube=real_cube,
+                                                       match=real_match)
+        assert np.abs(found.equities - ours.equities).max() < 1e-9, (case, answer, found, ours)
+        assert found.action == ours.action, (case, answer, found, ours)
     names = {"No double": 0, "No redouble": 0, "Double, take": 1, "Redouble, take": 1, "Double, pass": 2,
              "Redouble, pass": 2}
     for name, value in answer["lines"].items():
@@ -95,17 +132,17 @@ def check(case: dict[str, Any], answer: dict[str, Any], cube: Cube, match: Match
 def test_money_decisions_match_gnubg() -> None:
     boards = positions(240, seed=43)
     cases: list[dict[str, Any]] = []
-    for i, board in enumerate(boards):
+    for i, (board, _) in enumerate(boards):
         owner, value, jacoby, beavers = MONEY[i % len(MONEY)]
         cases.append({"board": board, "match": 0, "score": [0, 0], "crawford": False, "cube": value,
                       "owner": owner, "jacoby": jacoby, "beavers": beavers})
     answers = oracle(cases)
     assert len(answers) == len(cases)
     compared = 0
-    for case, answer in zip(cases, answers):
+    for case, answer, (_, row) in zip(cases, answers, boards):
         side: Optional[str] = None if case["owner"] == "centred" else "white"
         match = Match(jacoby=case["jacoby"], beavers=case["beavers"])
-        compared += check(case, answer, Cube(case["cube"], side), match)
+        compared += check(case, answer, Cube(case["cube"], side), match, row)
     assert compared > 200
     actions = {answer["action"] for answer in answers}
     assert {"No double, take", "Double, take"} <= actions, actions
@@ -115,17 +152,17 @@ def test_money_decisions_match_gnubg() -> None:
 def test_match_decisions_match_gnubg() -> None:
     boards = positions(225, seed=7)
     cases: list[dict[str, Any]] = []
-    for i, board in enumerate(boards):
+    for i, (board, _) in enumerate(boards):
         score, crawford, value, owner = SCORES[i % len(SCORES)]
         cases.append({"board": board, "match": 7, "score": list(score), "crawford": crawford, "cube": value,
                       "owner": owner, "jacoby": False, "beavers": False})
     answers = oracle(cases)
     assert len(answers) == len(cases)
     compared = 0
-    for case, answer in zip(cases, answers):
+    for case, answer, (_, row) in zip(cases, answers, boards):
         match = Match(7, tuple(case["score"]), crawford=case["crawford"])
         side: Optional[str] = None if case["owner"] == "centred" else "white"
-        compared += check(case, answer, Cube(case["cube"], side), match)
+        compared += check(case, answer, Cube(case["cube"], side), match, row)
     assert compared > 180
     assert len({answer["action"] for answer in answers}) >= 3
 
@@ -141,3 +178,52 @@ def test_gnubg_table_is_kazaross() -> None:
     assert np.abs(np.array(pre) - table.pre).max() < 1e-6
     # GNU Backgammon recomputes the last post-Crawford entry (25-away) from its own recursion
     assert np.abs(np.array(post0)[:24] - table.post[:24]).max() < 1e-6
+
+
+@pytest.mark.slow
+def test_one_ply_search_matches_gnubg() -> None:
+    """The 1-ply cubeful search, its leaves valued by GNU Backgammon's own 0-ply outputs (an evaluator that
+    answers them), reproduces GNU Backgammon's 1-ply cubeful equities (its search with pruning off): the same
+    rolls, the same move for each by cubeful value, the same decisions at the leaves and the same averages.
+    Contact positions, whose children are no bear-offs (GNU Backgammon values those exactly)."""
+    from nardy_fast.cubeful import ROLLS
+
+    chosen = [(board, row) for board, row in positions(90, seed=99)
+              if not nardy_fast.Position.from_array(row).is_race()][:12]
+    kernels = nardy_fast.Position.kernels
+    leaves = [row[None, :] for _, row in chosen]
+    for _, row in chosen:
+        children, _, _ = kernels.batch_children(np.tile(row, (len(ROLLS), 1)), ROLLS)
+        leaves.append(np.asarray(children).copy())
+    rows = np.unique(np.concatenate(leaves), axis=0)
+
+    def board_of(r: Rows) -> list[list[int]]:
+        p = nardy_fast.Position.from_array(r)
+        return gnubg_board(p.board, p.bar, p.turn)
+
+    answered = oracle([{"boards": [board_of(r) for r in rows]}])[0]["outputs"]
+    table = {r.tobytes(): np.array(o) for r, o in zip(rows, answered)}
+
+    class Gnu:
+        def evaluate(self, given: Rows) -> np.ndarray:
+            return np.stack([table[r.tobytes()] for r in given])
+
+    scores = [(0, "money", (0, 0), False), (7, "match", (2, 4), False), (7, "match", (4, 2), False),
+              (5, "match", (3, 4), False)]
+    cases, expected = [], []
+    for i, (board, row) in enumerate(chosen):
+        length, _, score, crawford = scores[i % len(scores)]
+        cases.append({"board": board, "match": length, "score": list(score), "crawford": crawford, "cube": 1,
+                      "owner": "centred", "jacoby": False, "beavers": False, "plies": 1})
+        match = Match(length, score, crawford) if length else Match()
+        _, real_match = seen_by(row, Cube(), match)
+        expected.append(real_match)
+    answers = oracle(cases)
+    names = {"No double": 0, "Double, take": 1, "Double, pass": 2}
+    for (_, row), case, answer, match in zip(chosen, cases, answers, expected):
+        for Position in IMPLEMENTATIONS:
+            ours = Position.from_array(row).cube_decision(evaluator=Gnu(), plies=1, match=match)
+            for name, value in answer["lines"].items():
+                assert abs(ours.equities[names[name]] - value) < TOLERANCE, (case, answer, ours)
+            if answer["action"] is not None:
+                assert ours.action == answer["action"], (case, answer, ours)

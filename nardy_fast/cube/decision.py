@@ -21,7 +21,7 @@ from .matchplay import Score, cash_points, cubeful_mwc
 from .met import MatchEquityTable, match_equity_table
 from .state import SIDES, Cube, Match, other
 
-__all__ = ["CubeDecision", "cube_decision", "proper_actions", "ACTIONS"]
+__all__ = ["CubeDecision", "cube_decision", "check_state", "decided", "proper_actions", "ACTIONS"]
 
 #: Every action :func:`cube_decision` may give, GNU Backgammon's texts.
 ACTIONS = (
@@ -99,21 +99,49 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
     efficiency ``x`` (a number or one per row; :func:`~nardy_fast.cube.janowski.cube_efficiency`), with
     ``cube`` (default centred at 1), ``match`` (default money play) and, under a match, ``table`` (default
     Kazaross-XG2)."""
-    cube = Cube() if cube is None else cube
-    match = Match() if match is None else match
-    if not isinstance(cube, Cube):
-        raise field_error(NardyError, "cube", "must be a nardy_fast.Cube", cube)
-    if not isinstance(match, Match):
-        raise field_error(NardyError, "match", "must be a nardy_fast.Match", match)
+    cube, match, met = check_state(cube, match, table)
     me = choice(side, SIDES)
     if me is None:
         raise field_error(NardyError, "side", f"must be one of {SIDES}", side)
     p = check_probabilities(outputs, "outputs")
     eff = efficiency_array(x, p.shape[:-1])
     owner = "centred" if cube.owner is None else ("own" if cube.owner == me else "opponent")
-    if match.length is None:
+    if met is None:
         nd = np.asarray(money_cubeful(p, eff, owner, jacoby=match.jacoby))
         dt = 2.0 * np.asarray(money_cubeful(p, eff, "opponent"))
+    else:
+        score = Score(met, match.away(me), match.away(other(me)), match.crawford)
+        nd = np.asarray(cubeful_mwc(p, score, cube.value, owner, eff))
+        dt = np.asarray(cubeful_mwc(p, score, 2 * cube.value, "opponent", eff))
+    return decided(p, nd, dt, cube, match, me, met)
+
+
+def check_state(cube: object, match: object, table: object) -> tuple[Cube, Match, Optional[MatchEquityTable]]:
+    """``cube`` (default centred at 1) and ``match`` (default money play) checked, and the match equity table
+    a match reads (``table``, default Kazaross-XG2; ``None`` at money play), or the error naming the field."""
+    cube = Cube() if cube is None else cube
+    match = Match() if match is None else match
+    if not isinstance(cube, Cube):
+        raise field_error(NardyError, "cube", "must be a nardy_fast.Cube", cube)
+    if not isinstance(match, Match):
+        raise field_error(NardyError, "match", "must be a nardy_fast.Match", match)
+    if match.length is None:
+        if table is not None:
+            match_table_check(table)
+        return cube, match, None
+    met = match_equity_table("kazaross-xg2") if table is None else match_table_check(table)
+    if max(match.away("white"), match.away("black")) > met.size:
+        raise field_error(NardyError, "match.length", f"the table covers matches up to {met.size}", match.length)
+    return cube, match, met
+
+
+def decided(p: npt.NDArray[np.float64], nd: npt.NDArray[np.float64], dt: npt.NDArray[np.float64], cube: Cube,
+            match: Match, me: str, met: Optional[MatchEquityTable]) -> CubeDecision:
+    """The decision of ``me`` (on roll) from the cubeful values of no double ``nd`` and double-take ``dt``
+    (money: per unit of the current cube; a match: match winning chances), however they were found (Janowski's
+    formulas at 0 ply, a cubeful search deeper), and the cubeless outputs ``p`` the points are read from."""
+    owner = "centred" if cube.owner is None else ("own" if cube.owner == me else "opponent")
+    if met is None:
         dp = np.ones_like(nd)
         values = np.stack([nd, dt, dp], axis=-1)
         equities = values
@@ -121,12 +149,7 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
         w, lo = (np.asarray(v) for v in average_values(p))
         take, cash = (lo - 0.5) / (w + lo + 0.5), (lo + 1.0) / (w + lo + 0.5)
     else:
-        met = match_equity_table("kazaross-xg2") if table is None else match_table_check(table)
-        if max(match.away("white"), match.away("black")) > met.size:
-            raise field_error(NardyError, "match.length", f"the table covers matches up to {met.size}", match.length)
         score = Score(met, match.away(me), match.away(other(me)), match.crawford)
-        nd = np.asarray(cubeful_mwc(p, score, cube.value, owner, eff))
-        dt = np.asarray(cubeful_mwc(p, score, 2 * cube.value, "opponent", eff))
         dp = np.full_like(nd, score.mwc(0, won=cube.value))
         values = np.stack([nd, dt, dp], axis=-1)
         win, lose = score.mwc(0, won=cube.value), score.mwc(0, lost=cube.value)

@@ -10,6 +10,7 @@ take point and the cash point; and cubeful = dead x (1 - x) + live x x for a cub
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Union
 
 import numpy as np
@@ -18,9 +19,10 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..evaluation.outcomes import check_probabilities
 from ..inputs import choice
+from ..variants import VARIANTS
 from .met import MatchEquityTable
 
-__all__ = ["CLASSES", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity"]
+__all__ = ["CLASSES", "EFFICIENCIES", "Efficiencies", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity"]
 
 Floats = Union[float, npt.NDArray[np.float64]]
 
@@ -38,33 +40,71 @@ RACE_MIN_X = (0.60, 0.60)
 RACE_MAX_X = (0.80, 0.70)
 BEAROFF_X = 0.60
 
+
+@dataclass(frozen=True)
+class Efficiencies:
+    """The cube efficiencies of one variant: per class, a pair (0- and 1-ply evaluations, deeper ones), and the
+    race's linear rule in the pips of the side on roll; ``measured`` says whether they were measured for this
+    variant or stand in for figures not yet measured."""
+
+    contact: tuple[float, float]
+    crashed: tuple[float, float]
+    race_factor: tuple[float, float]
+    race_coefficient: tuple[float, float]
+    race_min: tuple[float, float]
+    race_max: tuple[float, float]
+    bearoff: float
+    measured: bool
+
+
+GNUBG = Efficiencies(CONTACT_X, CRASHED_X, RACE_FACTOR_X, RACE_COEFFICIENT_X, RACE_MIN_X, RACE_MAX_X, BEAROFF_X, True)
+#: The one table of cube efficiencies per variant. Short nardy is backgammon without the cube: GNU Backgammon's
+#: figures. The long family's are PROVISIONAL: not yet measured (a later task measures them from cubeful
+#: rollouts), so each class takes short nardy's figure until then (docs/rules.md, The doubling cube).
+EFFICIENCIES: dict[str, Efficiencies] = {
+    name: GNUBG if name == "short" else replace(GNUBG, measured=False) for name in VARIANTS
+}
+
 #: Below this chance of winning (or above one minus it) GNU Backgammon takes the cube as dead.
 EPSILON = 1e-7
 
 
-def cube_efficiency(position_class: object, pips: object = 0, plies: object = 0) -> float:
-    """GNU Backgammon's cube efficiency ``x`` of a short-nardy (backgammon) position of ``position_class``
-    (:data:`CLASSES`) with ``pips`` the pip count of the side on roll, for an evaluation of ``plies``: contact
-    and crashed 0.76 at 0 and 1 ply, 0.68 deeper; race 0.60 + 0.0025 x pips within 0.60-0.80 (0.55 +
-    0.00125 x pips within 0.60-0.70 deeper); a one-sided bear-off 0.60; a game over 0 (a dead cube)."""
+def cube_efficiency(position_class: object, pips: object = 0, plies: object = 0, variant: object = "short") -> float:
+    """The cube efficiency ``x`` of a position of ``variant`` and ``position_class`` (:data:`CLASSES`) with
+    ``pips`` the pip count of the side on roll, for an evaluation of ``plies`` (:data:`EFFICIENCIES`). Short
+    nardy has GNU Backgammon's: contact and crashed 0.76 at 0 and 1 ply, 0.68 deeper; race 0.60 + 0.0025 x
+    pips within 0.60-0.80 (0.55 + 0.00125 x pips within 0.60-0.70 deeper); a one-sided bear-off 0.60; a game
+    over 0 (a dead cube). The long family's figures are provisional: short nardy's for the same class, until
+    they are measured from cubeful rollouts."""
     kind = choice(position_class, CLASSES)
     if kind is None:
         raise field_error(NardyError, "position_class", f"must be one of {CLASSES}", position_class)
     depth = plies if isinstance(plies, (int, np.integer)) and not isinstance(plies, bool) else None
     if depth is None or depth < 0:
         raise field_error(NardyError, "plies", "must be an integer >= 0", plies)
+    name = choice(variant, tuple(EFFICIENCIES))
+    if name is None:
+        raise field_error(NardyError, "variant", f"must be one of {tuple(EFFICIENCIES)}", variant)
+    table = EFFICIENCIES[name]
     deep = 1 if depth >= 2 else 0
     if kind == "over":
         return 0.0
     if kind == "bearoff":
-        return BEAROFF_X
+        return table.bearoff
     if kind in ("contact", "crashed"):
-        return (CONTACT_X if kind == "contact" else CRASHED_X)[deep]
+        return (table.contact if kind == "contact" else table.crashed)[deep]
     count = pips if isinstance(pips, (int, np.integer)) and not isinstance(pips, bool) else None
     if count is None or count < 0:
         raise field_error(NardyError, "pips", "must be an integer >= 0", pips)
-    x = float(np.float32(count) * np.float32(RACE_FACTOR_X[deep]) + np.float32(RACE_COEFFICIENT_X[deep]))
-    return min(max(x, RACE_MIN_X[deep]), RACE_MAX_X[deep])
+    return float(race_efficiency(table, np.asarray([count]), deep)[0])
+
+
+def race_efficiency(table: Efficiencies, pips: npt.NDArray[np.int64], deep: int) -> npt.NDArray[np.float64]:
+    """The race rule of ``table`` for many pip counts at once, in single precision as GNU Backgammon computes
+    it (so that the same pips give the same ``x`` to the last bit)."""
+    x = pips.astype(np.float32) * np.float32(table.race_factor[deep]) + np.float32(table.race_coefficient[deep])
+    clipped = np.minimum(np.maximum(x.astype(np.float64), table.race_min[deep]), table.race_max[deep])
+    return clipped
 
 
 def money_points(
