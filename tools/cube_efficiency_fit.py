@@ -25,6 +25,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,8 +34,11 @@ from nardy_fast import Cube, Position, layout
 from nardy_fast.corpus import load
 from nardy_fast.cube import average_values, money_cubeful, money_points
 from nardy_fast.cuberollouts import CubefulRollout
-from nardy_fast.evaluation.classes import CLASSES, CONTACT, classify
+from nardy_fast.evaluation.classes import CLASSES, classify
 from nardy_fast.policies import Greedy
+
+#: One rolled-out position: its corpus index, class, and rolled-out values.
+Record = dict[str, Any]
 
 #: The classes measured: contact, and races (one-sided bear-offs with them; two-sided ones have exact values).
 MEASURED = ("contact", "race")
@@ -49,7 +53,7 @@ def outputs_of(result: nardy_fast.rollouts.Rollout) -> list[float]:
     return [win, p[f"{me}_mars"] + p[f"{me}_koks"], p[f"{me}_koks"], lose_mars, p[f"{them}_koks"]]
 
 
-def measure(row: np.ndarray, trials: int, seed: int) -> dict[str, float]:
+def measure(row: np.ndarray, trials: int, seed: int) -> Record:
     """The rolled-out dead, live and cubeful equities of the position ``row`` (money play, centred cube)."""
     position = Position.from_array(row)
     player = Greedy()
@@ -67,15 +71,15 @@ def measure(row: np.ndarray, trials: int, seed: int) -> dict[str, float]:
     }
 
 
-def in_window(record: dict[str, float]) -> bool:
+def in_window(record: Record) -> bool:
     """Whether the side on roll's chances lie between its live-cube take point and cash point: there, and
     only there, Janowski's live equity is the value of playing on with the cube in the middle (beyond the
     cash point it is the cash, which the no-double line does not take)."""
     points = money_points(record["W"], record["L"])
-    return points["take"][1] < record["win"] < points["cash"][1]
+    return bool(points["take"][1] < record["win"] < points["cash"][1])
 
 
-def fit(records: list[dict[str, float]], rng: np.random.Generator) -> tuple[float, float]:
+def fit(records: list[Record], rng: np.random.Generator) -> tuple[float, float]:
     """The least-squares ``x`` of ``cubeful - dead = x (live - dead)`` and its bootstrap standard error."""
     gain = np.array([r["live"] - r["dead"] for r in records])
     seen = np.array([r["cubeful"] - r["dead"] for r in records])
@@ -88,6 +92,38 @@ def fit(records: list[dict[str, float]], rng: np.random.Generator) -> tuple[floa
     return slope(everything), float(np.std(boot, ddof=1))
 
 
+#: The figures a variant's efficiencies hold (nardy_fast.cube.janowski.EFFICIENCIES): contact, races with a
+#: checker still to bring home, and bear-offs (every checker of both sides home).
+FIGURES = ("contact", "race", "bearoff")
+
+
+def figure_of(rows: np.ndarray, record: Record) -> str:
+    """Which figure a rolled-out position measures."""
+    if record["class"] == "contact":
+        return "contact"
+    index = int(record["index"])
+    return "bearoff" if bool(layout.is_bearoff(rows[index : index + 1])[0]) else "race"
+
+
+def figures(variant: str, records: list[Record]) -> dict[str, tuple[int, int, float, float]]:
+    """Per figure: the positions rolled out, those between the take and cash points, ``x`` and its standard
+    error (``nan`` for fewer than three positions in the window)."""
+    rows, _ = load(variant)
+    rng = np.random.default_rng(0)
+    out = {}
+    for name in FIGURES:
+        rolled = [record for record in records if figure_of(rows, record) == name]
+        window = [record for record in rolled if in_window(record)]
+        x, error = fit(window, rng) if len(window) > 2 else (float("nan"), float("nan"))
+        out[name] = (len(rolled), len(window), x, error)
+    return out
+
+
+def read_records(paths: list[Path]) -> list[Record]:
+    """The records of the files ``paths`` (JSON lines), in order."""
+    return [json.loads(line) for path in paths if path.exists() for line in path.read_text().splitlines()]
+
+
 def main() -> None:
     """Parse the arguments, roll out what the output file lacks, and print the fit per class."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -96,14 +132,18 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=144, help="games per rollout")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--classes", default=",".join(MEASURED), help="the classes to roll out (default: all)")
+    parser.add_argument("--fit", type=Path, nargs="*", default=[],
+                        help="other files of records (other seeds) to fit with --out's")
     args = parser.parse_args()
     rows, _ = load(args.variant)
     kinds = classify(rows)
     # starts of turns only (no pending extra roll or transfer), one order for every run of the seed
     start = rows[:, layout.NPENDING] == 0
     order = np.random.default_rng(args.seed).permutation(len(rows))
+    wanted = [name for name in MEASURED if name in args.classes.split(",")]
     chosen = {name: [int(i) for i in order if start[i] and CLASSES[kinds[i]] == name][: args.positions]
-              for name in MEASURED}
+              for name in wanted}
     done = {}
     if args.out.exists():
         for line in args.out.read_text().splitlines():
@@ -111,7 +151,7 @@ def main() -> None:
             done[record["index"]] = record
     began = time.time()
     with args.out.open("a") as out:
-        for name in MEASURED:
+        for name in wanted:
             for index in chosen[name]:
                 if index in done:
                     continue
@@ -119,18 +159,11 @@ def main() -> None:
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 done[index] = record
-    rng = np.random.default_rng(0)
     print(f"# python tools/cube_efficiency_fit.py {args.variant} --positions {args.positions} "
           f"--trials {args.trials} --seed {args.seed}  ({time.time() - began:.0f} s this run)")
-    for name in MEASURED:
-        rolled = [done[i] for i in chosen[name] if i in done]
-        records = [record for record in rolled if in_window(record)]
-        if records:
-            x, error = fit(records, rng)
-            print(f"{args.variant} {name}: {len(rolled)} positions rolled out, {len(records)} between the take "
-                  f"and cash points, x = {x:.3f} +- {error:.3f}")
-    assert CONTACT == CLASSES.index("contact")
-
+    for name, (rolled, window, x, error) in figures(args.variant, read_records([args.out, *args.fit])).items():
+        print(f"{args.variant} {name}: {rolled} positions rolled out, {window} between the take and cash points, "
+              f"x = {x:.3f} +- {error:.3f}")
 
 if __name__ == "__main__":
     main()

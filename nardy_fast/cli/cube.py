@@ -32,8 +32,8 @@ DESCRIPTION = (
     "(chances of winning the game) and the cubeless outputs they come from. At money play the equities are\n"
     "points per unit of the current cube; with --match they are the side's chances of winning the match,\n"
     "and the action is taken on GNU Backgammon's normalised equities. --plies 0 applies Janowski's formulas\n"
-    "to the evaluator's outputs with the cube efficiency of the position's class (the long family's figures\n"
-    "are provisional: short nardy's); --plies 1 and deeper search as GNU Backgammon does, the cube\n"
+    "to the evaluator's outputs with the cube efficiency of the position's class and variant (measured for\n"
+    "the long family; crazy gulbar's not yet); --plies 1 and deeper search as GNU Backgammon does, the cube\n"
     "decisions taken at every level (docs/rules.md, The doubling cube; Cubeful search). The match equity\n"
     "table is Kazaross-XG2. The position as for nardy-fast hint; with --variant alone, that variant's start."
 )

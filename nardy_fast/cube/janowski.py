@@ -19,7 +19,6 @@ import numpy.typing as npt
 from ..errors import NardyError, field_error
 from ..evaluation.outcomes import check_probabilities
 from ..inputs import choice
-from ..variants import VARIANTS
 from .met import MatchEquityTable
 
 __all__ = ["CLASSES", "EFFICIENCIES", "Efficiencies", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity"]
@@ -58,11 +57,26 @@ class Efficiencies:
 
 
 GNUBG = Efficiencies(CONTACT_X, CRASHED_X, RACE_FACTOR_X, RACE_COEFFICIENT_X, RACE_MIN_X, RACE_MAX_X, BEAROFF_X, True)
+
+
+def measured(contact: float, race: float, bearoff: float) -> Efficiencies:
+    """A variant's efficiencies as measured (docs/rules.md, The doubling cube): one figure per class, at every
+    depth of evaluation, a race's whatever its pips."""
+    return Efficiencies((contact,) * 2, (contact,) * 2, (0.0, 0.0), (race,) * 2, (race,) * 2, (race,) * 2, bearoff,
+                        True)
+
+
 #: The one table of cube efficiencies per variant. Short nardy is backgammon without the cube: GNU Backgammon's
-#: figures. The long family's are PROVISIONAL: not yet measured (a later task measures them from cubeful
-#: rollouts), so each class takes short nardy's figure until then (docs/rules.md, The doubling cube).
+#: figures. The long family's were measured from cubeful and cubeless rollouts of the package on the same dice
+#: (``tools/cube_efficiency_fit.py``; docs/rules.md, The doubling cube, gives the commands, the positions and
+#: the standard errors): contact, races with a checker still to bring home, and bear-offs (every checker of
+#: both sides home).
 EFFICIENCIES: dict[str, Efficiencies] = {
-    name: GNUBG if name == "short" else replace(GNUBG, measured=False) for name in VARIANTS
+    "long": measured(0.79, 0.82, 0.91),
+    "sixone": measured(0.80, 0.87, 0.91),
+    "short": GNUBG,
+    "gulbar": measured(0.70, 0.76, 0.89),
+    "crazy": replace(GNUBG, measured=False),
 }
 
 #: Below this chance of winning (or above one minus it) GNU Backgammon takes the cube as dead.
@@ -74,8 +88,8 @@ def cube_efficiency(position_class: object, pips: object = 0, plies: object = 0,
     ``pips`` the pip count of the side on roll, for an evaluation of ``plies`` (:data:`EFFICIENCIES`). Short
     nardy has GNU Backgammon's: contact and crashed 0.76 at 0 and 1 ply, 0.68 deeper; race 0.60 + 0.0025 x
     pips within 0.60-0.80 (0.55 + 0.00125 x pips within 0.60-0.70 deeper); a one-sided bear-off 0.60; a game
-    over 0 (a dead cube). The long family's figures are provisional: short nardy's for the same class, until
-    they are measured from cubeful rollouts."""
+    over 0 (a dead cube). Long nardy's, six-one's and gulbar's were measured from cubeful rollouts, one figure
+    per class at every depth (crazy gulbar's stand in: short nardy's, not yet measured)."""
     kind = choice(position_class, CLASSES)
     if kind is None:
         raise field_error(NardyError, "position_class", f"must be one of {CLASSES}", position_class)

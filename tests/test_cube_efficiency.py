@@ -1,0 +1,57 @@
+"""The cube efficiencies of the variants (docs/rules.md, The doubling cube): the long family's figures are the
+fits of the rolled-out positions shipped in docs/cube/ (``tools/cube_efficiency_fit.py``), and the same
+measurement of short nardy finds GNU Backgammon's contact figure, which was tuned for backgammon by other
+means."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from nardy_fast import VARIANTS
+from nardy_fast.cube import cube_efficiency
+from nardy_fast.cube.janowski import CONTACT_X, EFFICIENCIES
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "docs" / "cube"
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cube_efficiency_fit", ROOT / "tools" / "cube_efficiency_fit.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_variant_has_its_efficiencies() -> None:
+    assert tuple(EFFICIENCIES) == VARIANTS
+    assert [name for name in VARIANTS if EFFICIENCIES[name].measured] == ["long", "sixone", "short", "gulbar"]
+
+
+@pytest.mark.parametrize("variant", [name for name in VARIANTS if name != "short" and EFFICIENCIES[name].measured])
+def test_the_long_familys_figures_are_the_fits_of_the_shipped_rollouts(variant: str) -> None:
+    tool = _tool()
+    found = tool.figures(variant, tool.read_records([DATA / f"{variant}.jsonl"]))
+    shipped = {
+        "contact": cube_efficiency("contact", 0, 0, variant),
+        "race": cube_efficiency("race", 80, 0, variant),
+        "bearoff": cube_efficiency("bearoff", 0, 0, variant),
+    }
+    for name, (rolled, window, x, error) in found.items():
+        assert window >= 30 and error < 0.07, (name, rolled, window, error)
+        assert abs(shipped[name] - x) <= 0.005 + 1e-9, (name, shipped[name], x)
+        # one figure at every depth, and a race's whatever its pips
+        assert cube_efficiency(name, 40, 2, variant) == shipped[name]
+
+
+def test_the_measurement_finds_gnu_backgammons_contact_figure_in_short_nardy() -> None:
+    tool = _tool()
+    _, window, x, error = tool.figures("short", tool.read_records([DATA / "short.jsonl"]))["contact"]
+    assert window >= 300
+    assert abs(x - CONTACT_X[0]) < 2 * error and error < 0.05
+    assert not math.isnan(x)
