@@ -74,5 +74,5 @@ def test_cube_decision_one_ply(benchmark: BenchmarkFixture, variant: str, api: s
         for one in sample:
             one.cube_decision(plies=1)
         benchmark.extra_info["ms/position"] = round(1000 * (time.perf_counter() - start) / len(sample), 2)
-    found = benchmark.pedantic(position.cube_decision, kwargs={"plies": 1}, rounds=5)
+    found = benchmark.pedantic(position.cube_decision, kwargs={"plies": 1}, rounds=5)  # type: ignore[no-untyped-call]
     assert found.action
