@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 import numpy.typing as npt
 
-from .cube import Match, match_equity_table
+from .cube import Match
+from .cube.met import default_table
 from .cubeloop import CubeLockstep, play_cubeful
 from .errors import NardyError, field_error
 from .kernels import PlayoutArgs, StopFlag, batch_search, on_threads, split_range
@@ -117,7 +118,7 @@ def cube_duel(
         raise field_error(NardyError, "cube", "a duel with the cube plays whole games", True)
     if not match.money and args.first_game + count // 2 >= MATCH_BOUND:
         raise field_error(NardyError, "first_game", "must be below 2**55 - games // 2 for matches", args.first_game)
-    longest = match_equity_table("kazaross-xg2").size
+    longest = default_table().size
     aware = any(getattr(player, "cube", None) == "janowski" for player in players)
     if aware and match.length is not None and match.length > longest:
         # refused before any game, not in the middle of the duel, where the first decision would fail

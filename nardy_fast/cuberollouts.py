@@ -20,9 +20,10 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
-from .cube import MAX_CUBE, SIDES, Cube, Match, match_equity_table
+from .cube import MAX_CUBE, SIDES, Cube, Match
 from .cube.decision import proper_actions
 from .cube.matchplay import Score
+from .cube.met import default_table
 from .cube.state import other
 from .cubeloop import CubeLockstep, play_cubeful
 from .errors import NardyError, field_error
@@ -156,7 +157,7 @@ class CubefulRollout:
 
     def _score(self) -> Score:
         me = self.turn
-        return Score(match_equity_table("kazaross-xg2"), self.match.away(me), self.match.away(other(me)),
+        return Score(default_table(), self.match.away(me), self.match.away(other(me)),
                      self.match.crawford)
 
     @property
@@ -213,7 +214,7 @@ def cube_state(cube: object, match: object) -> tuple[Cube, Match]:
             raise field_error(NardyError, "match", "must be None, a match length or a nardy_fast.Match", match)
         match = Match(int(match))
     found = Match() if match is None else match
-    longest = match_equity_table("kazaross-xg2").size
+    longest = default_table().size
     if found.length is not None and found.length > longest:
         # a trial is scored by the table, as the players' decisions are: refused before any game
         raise field_error(NardyError, "match.length", f"the table covers matches up to {longest}", found.length)
@@ -240,7 +241,7 @@ class _Lines(CubeLockstep):
         self.value[doubled] *= 2
         self.owner[doubled] = 1 - turn
         self.hold = ~doubled
-        self.table = match_equity_table("kazaross-xg2")
+        self.table = default_table()
         self.winners = np.full(len(numbers), -1, dtype=np.int64)
         self.multiple = np.zeros(len(numbers), dtype=np.int64)
 

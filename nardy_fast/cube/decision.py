@@ -18,7 +18,7 @@ from ..evaluation.outcomes import check_probabilities
 from ..inputs import choice
 from .janowski import average_values, efficiency_array, match_table_check, money_cubeful
 from .matchplay import Score, cash_points, cubeful_mwc
-from .met import MatchEquityTable, match_equity_table
+from .met import MatchEquityTable, default_table
 from .state import SIDES, Cube, Match, other
 
 __all__ = ["CubeDecision", "cube_decision", "check_state", "decided", "proper_actions", "ACTIONS"]
@@ -129,7 +129,7 @@ def check_state(cube: object, match: object, table: object) -> tuple[Cube, Match
         if table is not None:
             match_table_check(table)
         return cube, match, None
-    met = match_equity_table("kazaross-xg2") if table is None else match_table_check(table)
+    met = default_table() if table is None else match_table_check(table)
     if max(match.away("white"), match.away("black")) > met.size:
         raise field_error(NardyError, "match.length", f"the table covers matches up to {met.size}", match.length)
     return cube, match, met

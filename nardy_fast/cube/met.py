@@ -23,7 +23,7 @@ from ..errors import NardyError, field_error
 from ..inputs import boolean, choice, integer
 from ..variants import VARIANTS
 
-__all__ = ["MatchEquityTable", "TABLES", "match_equity_table", "table_header", "parse_table", "format_table"]
+__all__ = ["MatchEquityTable", "TABLES", "DEFAULT_TABLE", "default_table", "match_equity_table", "table_header", "parse_table", "format_table"]
 
 #: The tables :func:`match_equity_table` knows, by name, and their files under ``nardy_fast/data/met/``: the
 #: published one, and each variant's computed one by the variant's name.
@@ -197,6 +197,15 @@ def match_equity_table(name: object) -> MatchEquityTable:
     if key not in _LOADED:
         _LOADED[key] = parse_table(key, _text(key))
     return _LOADED[key]
+
+
+#: The table cube decisions, cube players and cubeful match rollouts read unless given another.
+DEFAULT_TABLE = "kazaross-xg2"
+
+
+def default_table() -> MatchEquityTable:
+    """The shipped table :data:`DEFAULT_TABLE`."""
+    return match_equity_table(DEFAULT_TABLE)
 
 
 def table_header(name: object) -> list[str]:

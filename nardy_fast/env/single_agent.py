@@ -13,7 +13,8 @@ import numpy.typing as npt
 from gymnasium.vector import SyncVectorEnv
 
 from .. import dice
-from ..cube import Match, match_equity_table
+from ..cube import Match
+from ..cube.met import default_table
 from ..cubeplay import BEAVER, PASS
 from ..errors import NardyError, field_error
 from ..evaluation.evaluators import Builtin, Evaluator, served
@@ -151,7 +152,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             variant, scheme=scheme, max_actions=max_actions, render_mode=render_mode, cube=cube, match=match, **flags
         )
         _check_served(spec, self.aec.variant, opponent)
-        longest = match_equity_table("kazaross-xg2").size
+        longest = default_table().size
         length = None if self.aec.match is None else self.aec.match.length
         if length is not None and length > longest and getattr(spec, "cube", None) == "janowski":
             # refused now, not at the opponent's first cube decision in the middle of an episode
