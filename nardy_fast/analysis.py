@@ -80,7 +80,7 @@ class Analysis:
         (:class:`~nardy_fast.cube.CubeDecision`). ``evaluator`` as :func:`nardy_fast.evaluate` (``None``:
         ``"net"``); ``cube`` (default centred at 1) and ``match`` (default money play) as
         :class:`~nardy_fast.Cube` and :class:`~nardy_fast.Match`; ``table`` a match's equity table (default
-        Kazaross-XG2). ``plies=0`` applies Janowski's formulas to the evaluator's outputs with the cube
+        the variant's, :func:`~nardy_fast.cube.met.default_table`). ``plies=0`` applies Janowski's formulas to the evaluator's outputs with the cube
         efficiency of the position's class and variant; deeper, the cubeful search of GNU Backgammon
         (docs/rules.md, Cubeful search)."""
         from .cubeful import cube_decisions

@@ -27,7 +27,7 @@ from .board import mover_point
 from .cube.decision import CubeDecision, check_state, decided
 from .cube.janowski import EFFICIENCIES, money_cubeful, race_efficiency
 from .cube.matchplay import Score, cubeful_mwc
-from .cube.met import MatchEquityTable
+from .cube.met import DEFAULT_TABLES, MatchEquityTable, match_equity_table
 from .cube.state import MAX_CUBE, SIDES, Cube, Match
 from .errors import NardyError, field_error
 from .evaluation.classes import BEAROFF, CONTACT, OVER, RACE, classes_of
@@ -333,10 +333,28 @@ def cube_decisions(kernels: Kernels, rows: object, evaluator: object, cube: obje
     array = as_array(rows.to_array() if isinstance(rows, Position) else rows, "rows", NardyError,
                      f"(N, {layout.WIDTH})")
     matrix = check_positions(kernels, check_rows(array, "rows"))
-    found = CubefulSearch(kernels, checked, game, met, depth).decisions(matrix, state, depth)
+    parts = []
+    for tables, index in _by_table(matrix, game, table):
+        search = CubefulSearch(kernels, checked, game, met if tables is None else tables, depth)
+        parts.append((index, search.decisions(matrix[index], state, depth)))
+    found = _merged(parts, len(matrix))
     if single or array.ndim == 1:
         return _one(found)
     return found
+
+
+def _by_table(rows: Rows, match: Match, table: object) -> list[tuple[Optional[MatchEquityTable], Ints]]:
+    """The rows by the match equity table they read: one group (``None``: the table given, or none at money
+    play) unless a match's table is left to each row's variant (:func:`~nardy_fast.cube.met.default_table`)."""
+    everything = np.arange(len(rows), dtype=np.int64)
+    if match.money or table is not None:
+        return [(None, everything)]
+    numbers = rows[:, layout.VARIANT].astype(np.int64)
+    groups: dict[str, list[Ints]] = {}
+    for number in np.unique(numbers):
+        name = DEFAULT_TABLES[VARIANTS[int(number)]]
+        groups.setdefault(name, []).append(np.flatnonzero(numbers == number))
+    return [(match_equity_table(name), np.sort(np.concatenate(parts))) for name, parts in groups.items()]
 
 
 def _one(found: CubeDecision) -> CubeDecision:
@@ -359,7 +377,7 @@ def cubeful_hint(kernels: Kernels, position: Position, roll: Optional[Sequence[i
     from .evaluation.composite import resolve_evaluator
 
     checked = resolve_evaluator("net" if evaluator is None else evaluator)
-    state, game, met = check_state(cube, match, table)
+    state, game, met = check_state(cube, match, table, position.variant)
     depth = check_cube_plies(plies)
     moves = position.legal_moves(roll)  # checks the roll, and a pending list's lack of one
     row = position.to_array()

@@ -25,6 +25,7 @@ from .cubeful import efficiencies
 from .evaluation.evaluators import Builtin, Evaluator
 from .evaluation.search import Search, equity_of
 from .kernels import Kernels
+from .variants import VARIANTS
 
 __all__ = ["STRATEGIES", "RESPONSES", "PASS", "TAKE", "BEAVER", "DOUBLE_WINDOW", "TAKE_BELOW", "CubeState",
            "doubles", "responses", "is_double"]
@@ -53,18 +54,19 @@ def is_double(action: str) -> bool:
     return action.startswith(("Double", "Redouble", "Optional"))
 
 
-def _groups(rows: Rows, states: Sequence[CubeState], strategy: str) -> dict[tuple[Cube, Match], list[int]]:
+def _groups(rows: Rows, states: Sequence[CubeState], strategy: str) -> dict[tuple[Cube, Match, int], list[int]]:
     """The rows by their cube and match as the side on roll sees them (``strategy`` "money": money play at
-    any score), turned so that it is White (its own cube White's, its score first): one
-    :func:`~nardy_fast.cube.cube_decision` for each, as many rows share one."""
-    groups: dict[tuple[Cube, Match], list[int]] = {}
+    any score), turned so that it is White (its own cube White's, its score first), and by variant (whose
+    match equity table a match reads): one :func:`~nardy_fast.cube.cube_decision` for each, as many rows
+    share one."""
+    groups: dict[tuple[Cube, Match, int], list[int]] = {}
     for i, (cube, match) in enumerate(states):
         black = bool(rows[i, layout.TURN])
         owner = cube.owner if cube.owner is None or not black else SIDES[cube.owner == "white"]
         seen = match if strategy == "janowski" or match.money else Match()
         if black and not seen.money:
             seen = Match(seen.length, (seen.score[1], seen.score[0]), crawford=seen.crawford)
-        groups.setdefault((Cube(cube.value, owner), seen), []).append(i)
+        groups.setdefault((Cube(cube.value, owner), seen, int(rows[i, layout.VARIANT])), []).append(i)
     return groups
 
 
@@ -77,9 +79,10 @@ def _decisions(
     x = efficiencies(rows, 0)
     equities = np.zeros((len(rows), 3))
     double = np.zeros(len(rows), dtype=bool)
-    for (cube, seen), members in _groups(rows, states, strategy).items():
+    for (cube, seen, variant), members in _groups(rows, states, strategy).items():
         index = np.array(members)
-        decision = cube_decision(outputs[index], x[index], cube=cube, match=seen, side="white")
+        decision = cube_decision(outputs[index], x[index], cube=cube, match=seen, side="white",
+                                 variant=VARIANTS[variant])
         equities[index] = decision.equities.reshape(-1, 3)
         double[index] = [is_double(a) for a in decision.action]
     return equities, double

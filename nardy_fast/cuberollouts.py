@@ -5,7 +5,8 @@ given; the side on roll does not double before this roll, and every later cube a
 ``i`` of both lines is game number ``first_game + i`` of the seed, so the lines meet the same dice and their
 difference is far less noisy than either. At money play a trial scores its points (times the cube) per unit
 of the starting cube; in a match it scores the side on roll's chances of winning the match after that one
-game, from the match equity table (Kazaross-XG2, as :func:`~nardy_fast.cube.cube_decision`), as GNU
+game, from the match equity table of the position's variant (:func:`~nardy_fast.cube.met.default_table`, as
+the players' decisions read it), as GNU
 Backgammon scores a match rollout. Both implementations play them in the one Python game loop
 (:mod:`nardy_fast.cubeloop`) over their own kernels, so they give the same numbers for the same seed.
 """
@@ -23,7 +24,7 @@ import numpy.typing as npt
 from .cube import MAX_CUBE, SIDES, Cube, Match
 from .cube.decision import proper_actions
 from .cube.matchplay import Score
-from .cube.met import default_table
+from .cube.met import MatchEquityTable, default_table
 from .cube.state import other
 from .cubeloop import CubeLockstep, play_cubeful
 from .errors import NardyError, field_error
@@ -58,8 +59,8 @@ class CubefulRollout:
     or its chances of winning the match. ``outputs`` are the shares of the no-double line's games won, won
     with a mars or more, with a koks, lost with a mars or more, with a koks (a pass counts as a single game),
     which choose among the actions' texts as the cubeless outputs do in
-    :func:`~nardy_fast.cube.cube_decision`. The standard errors are those of independent trials: with the
-    first two rolls stratified they are an upper bound."""
+    :func:`~nardy_fast.cube.cube_decision`; a match's trials are scored by ``table``. The standard errors
+    are those of independent trials: with the first two rolls stratified they are an upper bound."""
 
     turn: str
     cube: Cube
@@ -67,6 +68,7 @@ class CubefulRollout:
     no_double_trials: Floats = field(repr=False)
     double_take_trials: Optional[Floats] = field(repr=False)
     outputs: tuple[float, ...]
+    table: MatchEquityTable = field(default_factory=default_table, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -157,7 +159,7 @@ class CubefulRollout:
 
     def _score(self) -> Score:
         me = self.turn
-        return Score(default_table(), self.match.away(me), self.match.away(other(me)),
+        return Score(self.table, self.match.away(me), self.match.away(other(me)),
                      self.match.crawford)
 
     @property
@@ -229,7 +231,7 @@ class _Lines(CubeLockstep):
     __slots__ = ("hold", "table", "winners", "multiple")
 
     def __init__(self, args: PlayoutArgs, numbers: Ints, game_rolls: GameRolls, cube: Cube, match: Match,
-                 turn: int, doubled: Mask) -> None:
+                 turn: int, doubled: Mask, table: MatchEquityTable) -> None:
         # money numbering (game i is number i): both lines on the cubeless rollout's dice, not a match's games
         super().__init__(args, numbers, game_rolls, np.zeros(len(numbers), dtype=bool), Match())
         self.match = match
@@ -241,7 +243,7 @@ class _Lines(CubeLockstep):
         self.value[doubled] *= 2
         self.owner[doubled] = 1 - turn
         self.hold = ~doubled
-        self.table = default_table()
+        self.table = table
         self.winners = np.full(len(numbers), -1, dtype=np.int64)
         self.multiple = np.zeros(len(numbers), dtype=np.int64)
 
@@ -301,7 +303,8 @@ def cube_roll_out(
         def part(index: int, stop: StopFlag, parts: list[tuple[int, int]] = parts) -> None:
             first, last = parts[index]
             if last > first:
-                _play(kernels, player, args, (cube, match, turn, lines), first, last, values, ends, stop)
+                _play(kernels, player, args, (cube, match, turn, lines), position.variant, first, last, values, ends,
+                      stop)
 
         on_threads(args.threads, part)
         if progress is not None:
@@ -310,7 +313,8 @@ def cube_roll_out(
     won, lost = winners == turn, winners == 1 - turn
     outputs = tuple(float(np.count_nonzero(mask) / count) for mask in (
         won, won & (multiple >= 2), won & (multiple >= 3), lost & (multiple >= 2), lost & (multiple >= 3)))
-    return CubefulRollout(position.turn, cube, match, values[0], values[1] if doubles else None, outputs)
+    return CubefulRollout(position.turn, cube, match, values[0], values[1] if doubles else None, outputs,
+                          default_table(position.variant))
 
 
 def _play(
@@ -318,6 +322,7 @@ def _play(
     player: Player,
     args: PlayoutArgs,
     state: tuple[Cube, Match, int, int],
+    variant: str,
     first: int,
     last: int,
     values: Floats,
@@ -330,7 +335,7 @@ def _play(
     size = last - first
     numbers = np.tile(np.arange(first, last, dtype=np.int64) + args.first_game, lines)
     doubled = np.repeat(np.arange(lines) == 1, size)
-    games = _Lines(args, numbers, kernels.game_rolls, cube, match, turn, doubled)
+    games = _Lines(args, numbers, kernels.game_rolls, cube, match, turn, doubled, default_table(variant))
     side = player_side(kernels, player, args.seed)
     if not play_cubeful(games, (side, side), (player, player), kernels, batch_search(kernels.batch_children), stop):
         return

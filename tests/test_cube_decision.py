@@ -67,7 +67,8 @@ def pips(position: AnyPosition) -> int:
 def static(position: AnyPosition, cube: Cube, match: Match, plies: int) -> CubeDecision:
     """The 0-ply decision of ``position``'s side to move by the cube facts."""
     x = cube_efficiency(class_of(position), pips(position), plies, position.variant)
-    return cube_decision(position.evaluate("net"), x, cube=cube, match=match, side=position.turn)
+    return cube_decision(position.evaluate("net"), x, cube=cube, match=match, side=position.turn,
+                         variant=position.variant)
 
 
 def leaf_value(position: AnyPosition, cube: Cube, match: Match) -> float:
@@ -143,7 +144,7 @@ def test_one_ply_is_the_brute_force(state: int) -> None:
 
 
 def test_one_ply_is_the_brute_force_in_long_nardy() -> None:
-    # the long family's efficiencies are short nardy's (provisional); its search is the same
+    # long nardy's measured efficiencies and its own match equity table; the search is short nardy's
     for position in positions("long", 2, seed=5, every=9):
         for cube, match in (STATES[0], STATES[3]):
             nd, dt = brute_one_ply(position, cube, match)
@@ -202,6 +203,25 @@ def test_another_table() -> None:
     match = Match(5, (1, 2))
     assert position.cube_decision(match=match, table=table).equities == pytest.approx(
         position.cube_decision(match=match).equities)
+
+
+def test_a_match_reads_its_variants_table() -> None:
+    # short nardy is played at the table as backgammon is: the published table; every other variant its own
+    match = Match(7, (2, 4))
+    for variant in nardy_fast.VARIANTS:
+        own = match_equity_table("kazaross-xg2" if variant == "short" else variant)
+        other = match_equity_table("long" if variant == "short" else "kazaross-xg2")
+        position = positions(variant, 1, seed=9)[0]
+        found = position.cube_decision(match=match)
+        assert np.array_equal(found.equities, position.cube_decision(match=match, table=own).equities), variant
+        assert not np.allclose(found.equities, position.cube_decision(match=match, table=other).equities), variant
+    # a batch of mixed variants reads each row's table, the same as one by one
+    mixed = positions("short", 3, seed=3) + positions("sixone", 3, seed=3) + positions("short", 2, seed=8)
+    batch = nardy_fast.cube_decisions(np.stack([p.to_array() for p in mixed]), match=match)
+    for i, position in enumerate(mixed):
+        assert np.array_equal(batch.equities[i], position.cube_decision(match=match).equities)
+    with pytest.raises(NardyError, match="variant"):
+        cube_decision([0.5, 0.1, 0.0, 0.1, 0.0], 0.7, match=match, variant="chess")
 
 
 # --- the cubeful hint --------------------------------------------------------------------------------------------

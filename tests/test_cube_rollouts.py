@@ -85,6 +85,19 @@ def test_match_lines_are_the_table_after_the_game(name: str) -> None:
     assert black.no_double == pytest.approx(1.0 - table.mwc(2, 4), abs=1e-12)
 
 
+@pytest.mark.parametrize("name", sorted(IMPLS))
+def test_a_long_nardy_match_reads_long_nardys_table(name: str) -> None:
+    table = match_equity_table("long")
+    # 7 points, White 6 away, Black 5 away, White bears off its last checker with Black's none off: a mars,
+    # 2 points (4 away), or 4 with the cube taken at 2 (2 away); a pass wins 1 point (5 away both: 0.5)
+    found = _roll(name, "long w 1:1,12:-15 off=14/0", 10, seed=2, match=Match(7, (1, 2)))
+    assert found.no_double == pytest.approx(table.mwc(4, 5), abs=1e-12)
+    assert table.mwc(4, 5) != match_equity_table("kazaross-xg2").mwc(4, 5)
+    assert found.double_take == pytest.approx(table.mwc(2, 5), abs=1e-12)
+    assert found.double_pass == 0.5
+    assert found.action == "Too good to double, pass"
+
+
 def test_the_implementations_agree_for_a_seed() -> None:
     if len(IMPLS) < 2:
         pytest.skip("the compiled core is not built")

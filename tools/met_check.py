@@ -20,7 +20,8 @@ import time
 import numpy as np
 
 import nardy_fast
-from nardy_fast import Match, match_equity_table
+from nardy_fast import Match
+from nardy_fast.cube.met import default_table
 from nardy_fast.cubeduel import CubeDuelResult
 from nardy_fast.policies import Greedy
 
@@ -47,7 +48,7 @@ def main() -> None:
     parser.add_argument("--aways", default="2-5", help="the range of away counts, both sides (default 2-5)")
     args = parser.parse_args()
     low, high = (int(part) for part in args.aways.split("-"))
-    table = match_equity_table(args.variant if args.variant != "short" else "kazaross-xg2")
+    table = default_table(args.variant)
     length = high + 1
     began = time.time()
     print(f"# python tools/met_check.py {args.variant} --matches {args.matches} --seed {args.seed} --aways {args.aways}")

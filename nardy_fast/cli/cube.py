@@ -35,7 +35,7 @@ DESCRIPTION = (
     "to the evaluator's outputs with the cube efficiency of the position's class and variant (measured for\n"
     "the long family; crazy gulbar's not yet); --plies 1 and deeper search as GNU Backgammon does, the cube\n"
     "decisions taken at every level (docs/rules.md, The doubling cube; Cubeful search). The match equity\n"
-    "table is Kazaross-XG2. The position as for nardy-fast hint; with --variant alone, that variant's start."
+    "table is the variant's (Kazaross-XG2 in short nardy; nardy-fast met). The position as for nardy-fast hint; with --variant alone, that variant's start."
 )
 
 #: The option that sets each field of the cube and the match.

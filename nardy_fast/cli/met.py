@@ -17,8 +17,8 @@ DESCRIPTION = (
     "post-Crawford row has the chances of the side that many away against a 1-away leader after the\n"
     "Crawford game. TABLE is a variant's name (long, sixone, short, gulbar, crazy: the table computed\n"
     "from the mars and koks rates of the variant's shipped network playing itself, by tools/make_met.py)\n"
-    "or kazaross-xg2 (the published table of backgammon, which short nardy's cube decisions use unless\n"
-    "given another). The file's header, printed first, names how the table was made; docs/rules.md\n"
+    "or kazaross-xg2 (the published table of backgammon, which short nardy's matches read; the other\n"
+    "variants' matches read their own). The file's header, printed first, names how the table was made; docs/rules.md\n"
     "(Match play) describes the tables."
 )
 

@@ -133,7 +133,7 @@ def cube_report(result: CubefulRollout, seconds: float, policy: str = "random") 
         "before the roll and owned by the other side; both on the same dice, game by game; double, pass: the",
         "cube's value won at once. "
         + ("A game scores its points times the cube, per unit of the cube as given."
-           if money else "A game scores the chances of winning the match after it (Kazaross-XG2)."),
+           if money else "A game scores the chances of winning the match after it (the variant's table)."),
     ]
     return lines
 

@@ -94,12 +94,13 @@ def proper_actions(e: npt.NDArray[np.float64], p: npt.NDArray[np.float64], centr
 
 
 def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, match: Optional[Match] = None,
-                  side: object = "white", table: Optional[MatchEquityTable] = None) -> CubeDecision:
+                  side: object = "white", table: Optional[MatchEquityTable] = None,
+                  variant: str = "short") -> CubeDecision:
     """The cube decision of ``side`` (on roll) from its cubeless ``outputs`` (5,) or (n, 5) and cube
     efficiency ``x`` (a number or one per row; :func:`~nardy_fast.cube.janowski.cube_efficiency`), with
     ``cube`` (default centred at 1), ``match`` (default money play) and, under a match, ``table`` (default
-    Kazaross-XG2)."""
-    cube, match, met = check_state(cube, match, table)
+    the ``variant``'s, :func:`~nardy_fast.cube.met.default_table`)."""
+    cube, match, met = check_state(cube, match, table, variant)
     me = choice(side, SIDES)
     if me is None:
         raise field_error(NardyError, "side", f"must be one of {SIDES}", side)
@@ -116,9 +117,11 @@ def cube_decision(outputs: object, x: object, *, cube: Optional[Cube] = None, ma
     return decided(p, nd, dt, cube, match, me, met)
 
 
-def check_state(cube: object, match: object, table: object) -> tuple[Cube, Match, Optional[MatchEquityTable]]:
+def check_state(cube: object, match: object, table: object,
+                variant: str = "short") -> tuple[Cube, Match, Optional[MatchEquityTable]]:
     """``cube`` (default centred at 1) and ``match`` (default money play) checked, and the match equity table
-    a match reads (``table``, default Kazaross-XG2; ``None`` at money play), or the error naming the field."""
+    a match reads (``table``, default the ``variant``'s; ``None`` at money play), or the error naming the
+    field."""
     cube = Cube() if cube is None else cube
     match = Match() if match is None else match
     if not isinstance(cube, Cube):
@@ -129,7 +132,7 @@ def check_state(cube: object, match: object, table: object) -> tuple[Cube, Match
         if table is not None:
             match_table_check(table)
         return cube, match, None
-    met = default_table() if table is None else match_table_check(table)
+    met = default_table(variant) if table is None else match_table_check(table)
     if max(match.away("white"), match.away("black")) > met.size:
         raise field_error(NardyError, "match.length", f"the table covers matches up to {met.size}", match.length)
     return cube, match, met

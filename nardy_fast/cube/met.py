@@ -5,9 +5,9 @@ A table holds the pre-Crawford equities ``pre[i][j]``, the chances of the side `
 ``j + 1`` away at the start of a game (a row or column of a 1-away side is the Crawford game), and the
 post-Crawford row ``post[i]``, the chances of the side ``i + 1`` away against a 1-away leader after the
 Crawford game. The shipped tables (``nardy_fast/data/met/``, each file naming its source) are Kazaross-XG2,
-the published table of backgammon and short nardy (the one cube decisions use unless given another), and a
-table computed for each variant by :func:`nardy_fast.cube.mec.mec_table` from the mars and koks rates of the
-variant's shipped network in self-play (``tools/make_met.py``, the command in each file's header).
+the published table of backgammon and short nardy, and a table computed for each variant by :func:`nardy_fast.cube.mec.mec_table` from the mars and koks rates of the
+variant's shipped network in self-play (``tools/make_met.py``, the command in each file's header). A match
+reads :func:`default_table` of its variant unless given another table.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..errors import NardyError, field_error
 from ..inputs import boolean, choice, integer
 from ..variants import VARIANTS
 
-__all__ = ["MatchEquityTable", "TABLES", "DEFAULT_TABLE", "default_table", "match_equity_table", "table_header", "parse_table", "format_table"]
+__all__ = ["MatchEquityTable", "TABLES", "DEFAULT_TABLES", "default_table", "match_equity_table", "table_header", "parse_table", "format_table"]
 
 #: The tables :func:`match_equity_table` knows, by name, and their files under ``nardy_fast/data/met/``: the
 #: published one, and each variant's computed one by the variant's name.
@@ -199,13 +199,19 @@ def match_equity_table(name: object) -> MatchEquityTable:
     return _LOADED[key]
 
 
-#: The table cube decisions, cube players and cubeful match rollouts read unless given another.
-DEFAULT_TABLE = "kazaross-xg2"
+#: The table a match of each variant reads unless given another (cube decisions, cube players, cubeful match
+#: rollouts, duels): Kazaross-XG2 for short nardy, played at the table as backgammon is, and for every other
+#: variant its own computed table, whose mars and koks rates are that variant's.
+DEFAULT_TABLES = {variant: "kazaross-xg2" if variant == "short" else variant for variant in VARIANTS}
 
 
-def default_table() -> MatchEquityTable:
-    """The shipped table :data:`DEFAULT_TABLE`."""
-    return match_equity_table(DEFAULT_TABLE)
+def default_table(variant: str = "short") -> MatchEquityTable:
+    """The table :data:`DEFAULT_TABLES` names for ``variant`` (one of the variants' names; short nardy's,
+    Kazaross-XG2, where no variant is known)."""
+    key = choice(variant, VARIANTS)
+    if key is None:
+        raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
+    return match_equity_table(DEFAULT_TABLES[key])
 
 
 def table_header(name: object) -> list[str]:
