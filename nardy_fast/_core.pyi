@@ -80,6 +80,22 @@ def playout_games(
     gives a game up at a ply whose own search would hold more positions after one number of steps (winner
     ``LIMITED``)."""
 
+def cube_games(
+    args: Any,
+    cube: Any,
+    first: int,
+    last: int,
+    result: npt.NDArray[np.float64],
+    winner: npt.NDArray[np.int8],
+    points: npt.NDArray[np.int64],
+    value: npt.NDArray[np.int64],
+    stop: npt.NDArray[np.int32],
+) -> None:
+    """Play records ``first`` up to ``last`` of a cubeful duel or rollout (``args``, its checked playout with
+    the seats; ``cube``, its ``nardy_fast.cubeargs.CubeArgs``) into the given columns, without the GIL, as
+    ``nardy_fast.cubeloop.play_cubeful`` plays them: each record's result, its last game's winner and points
+    and the cube's value at its end. Returns early, within a ply, once another thread sets ``stop[0]``."""
+
 def evaluate_rows(
     rows: npt.NDArray[np.int8], kind: int, tables: object, out: npt.NDArray[np.float64]
 ) -> int:

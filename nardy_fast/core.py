@@ -132,6 +132,7 @@ _KERNELS = Kernels(
     evaluate=_core.evaluate_rows,
     searched=_core.searched,
     hint=_hint,
+    cube_games=_core.cube_games,
 )
 
 

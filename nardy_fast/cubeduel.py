@@ -1,9 +1,10 @@
 """Duels with the doubling cube (docs/rules.md, Duels; The doubling cube; Match play): money sessions, where each
 game is played with the cube and scores its points times the cube, and matches to a length, on duplicate
 dice: pair ``k`` is played twice, ``a`` in seat 0 (White where it is a's) first, then seats swapped, on the
-same dice (game by game within a match: :mod:`nardy_fast.cubeloop`). Both implementations play them in the
-one Python game loop over their own kernels (the compiled core's loop in C has no cube yet), so they give
-the same results for the same seed.
+same dice (game by game within a match: :mod:`nardy_fast.cubeloop`). The compiled core plays them in its own
+loop in C where it plays both players (built-in policies, and greedy players over built-in evaluators with
+their cube strategies); otherwise, and in the reference always, the one Python game loop plays them over
+the implementation's kernels. The games are the same, so both give the same results for the same seed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy.typing as npt
 
 from .cube import Match
 from .cube.met import default_table
-from .cubeloop import CubeLockstep, play_cubeful
+from .cubeloop import CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
 from .errors import NardyError, field_error
 from .kernels import PlayoutArgs, StopFlag, batch_search, on_threads, split_range
 from .lockstep import player_side
@@ -152,8 +153,19 @@ def _play(
     results: npt.NDArray[np.float64],
     stop: StopFlag,
 ) -> None:
-    """Pairs ``first`` up to ``last``: records ``2k`` (``a`` in seat 0) and ``2k + 1`` (seats swapped)."""
+    """Pairs ``first`` up to ``last``: records ``2k`` (``a`` in seat 0) and ``2k + 1`` (seats swapped), in
+    the kernels' own cubeful loop where they play both players, else in the Python loop."""
     index = np.arange(2 * first, 2 * last, dtype=np.int64)
+    seated = kernel_seats(kernels, args, players)
+    table = default_table(str(args.states[0].variant))
+    if seated is not None and (match.length is None or match.length <= table.size):
+        n = len(index)
+        records = (index // 2 + args.first_game, index % 2 == 1, np.ones(n, dtype=np.int64),
+                   np.full(n, -1, dtype=np.int8), np.zeros(n, dtype=bool))
+        found = play_in_kernel(kernels, args, seated, match, table, records, False, stop)
+        if found is not None:
+            results[2 * first : 2 * last] = found.result
+        return
     games = CubeLockstep(args, index // 2 + args.first_game, kernels.game_rolls, index % 2 == 1, match)
     sides = (player_side(kernels, players[0], args.seed), player_side(kernels, players[1], args.seed))
     if play_cubeful(games, sides, players, kernels, batch_search(kernels.batch_children), stop):

@@ -6,6 +6,12 @@ start of its turn (as :meth:`nardy_fast.Game.may_double` has it) and may double,
 (:meth:`~nardy_fast.policies.Player.doubles`, one call per player for the games it is to move in), and the
 other player answers each double (:meth:`~nardy_fast.policies.Player.responses`). A game passed ends there.
 
+An implementation that has its own loop of cubeful games (:attr:`~nardy_fast.kernels.Kernels.cube_games`,
+the compiled core's, in C without the GIL) plays the same games there when every player is one it plays
+(:func:`kernel_seats`): a built-in policy, which never doubles and always takes, or a
+:class:`~nardy_fast.policies.Greedy` over a built-in evaluator with its cube strategy; the same decisions on
+the same dice (:func:`play_in_kernel`).
+
 A slot of the batch holds a money game, or a whole match: when a game of a match ends, the score moves (capped
 at what the winner needs), the next game starts in the same slot (the Crawford game after the first game
 that brings a side to 1 away), until a side reaches the length. Game ``j`` of match pair ``k`` has the dice
@@ -15,18 +21,25 @@ dice game by game, seats swapped.
 
 from __future__ import annotations
 
+from typing import NamedTuple, Optional
+
 import numpy as np
 import numpy.typing as npt
 
 from . import layout
 from .cube import MAX_CUBE, Cube, Match
+from .cube.janowski import EFFICIENCIES
+from .cube.met import MatchEquityTable
+from .cube.players import STRATEGIES
 from .cube.state import SIDES
+from .cubeargs import CubeArgs
 from .cubeplay import BEAVER, PASS, TAKE, CubeState
-from .kernels import GameRolls, Kernels, PlayoutArgs, PlySearch, StopFlag
+from .kernels import GameRolls, Kernels, PlayoutArgs, PlySearch, Seat, StopFlag
 from .lockstep import Lockstep, Side, picks
-from .policies import Player
+from .policies import Greedy, Player
+from .variants import VARIANTS
 
-__all__ = ["GAMES_PER_MATCH", "CubeLockstep", "play_cubeful"]
+__all__ = ["GAMES_PER_MATCH", "CubeLockstep", "play_cubeful", "KernelGames", "kernel_seats", "play_in_kernel"]
 
 Ints = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
@@ -204,3 +217,73 @@ def play_cubeful(
             if jacoby:
                 multiple = np.where(games.owner[over] == -1, np.minimum(multiple, 1), multiple)
             games.finish(over, winners, multiple * games.value[over])
+
+
+# --- the same games in an implementation's own cubeful loop -------------------------------------------------------
+
+
+def _strategy(player: Player) -> Optional[int]:
+    """The code of ``player``'s cube strategy where a kernel can play it: a player that keeps
+    :class:`~nardy_fast.policies.Player`'s cube actions never doubles and always takes; a
+    :class:`~nardy_fast.policies.Greedy` that keeps its own plays its ``cube`` strategy. ``None`` for cube
+    actions of a player's own."""
+    kind = type(player)
+    if kind.doubles is Player.doubles and kind.responses is Player.responses:
+        return STRATEGIES.index("never")
+    if isinstance(player, Greedy) and kind.doubles is Greedy.doubles and kind.responses is Greedy.responses:
+        return STRATEGIES.index(player.cube)
+    return None
+
+
+def kernel_seats(kernels: Kernels, args: PlayoutArgs,
+                 players: tuple[Player, Player]) -> Optional[tuple[tuple[Seat, Seat], tuple[int, int]]]:
+    """The seats and cube strategies of ``players`` (a and b) where ``kernels`` play their cubeful games in
+    their own loop (each a seat of theirs, a strategy that evaluates with the seat's built-in evaluator),
+    else ``None``: the Python loop plays them."""
+    if kernels.cube_games is None:
+        return None
+    seats, codes = [], []
+    for player in players:
+        code = _strategy(player)
+        if code is None:
+            return None
+        seat = player.seat(kernels, args.rows)
+        if seat.policy < 0 or (code != STRATEGIES.index("never") and seat.evaluator < 0):
+            return None
+        seats.append(seat)
+        codes.append(code)
+    if players[0] is players[1]:
+        seats[1] = seats[0]  # one player in both seats: one search for both
+    return (seats[0], seats[1]), (codes[0], codes[1])
+
+
+class KernelGames(NamedTuple):
+    """What a kernel's cubeful games give, per record: ``result`` (as :attr:`CubeLockstep.result`), the
+    ``winner`` of its last game (-1: given up), that game's ``points`` and the cube's ``value`` at its end."""
+
+    result: npt.NDArray[np.float64]
+    winner: npt.NDArray[np.int8]
+    points: Ints
+    value: Ints
+
+
+def play_in_kernel(kernels: Kernels, args: PlayoutArgs, seated: tuple[tuple[Seat, Seat], tuple[int, int]],
+                   match: Match, table: MatchEquityTable, records: tuple[Ints, Mask, Ints, npt.NDArray[np.int8], Mask],
+                   single: bool, stop: StopFlag) -> Optional[KernelGames]:
+    """The records (``numbers``, ``swap``, starting ``values`` and ``owners``, ``hold``: see
+    :class:`~nardy_fast.cubeargs.CubeArgs`) played by the kernels' cubeful loop, as :func:`play_cubeful` plays
+    them (``single``: a rollout's one game a record); ``None`` when ``stop`` was set."""
+    assert kernels.cube_games is not None
+    seats, strategies = seated
+    numbers, swap, values, owners, hold = records
+    money = match.length is None
+    efficiencies = np.array([[e.contact[0], e.race_factor[0], e.race_coefficient[0], e.race_min[0], e.race_max[0],
+                              e.bearoff] for e in (EFFICIENCIES[variant] for variant in VARIANTS)])
+    cube = CubeArgs(numbers, swap, values, owners, hold, 0 if money else int(match.length or 0),
+                    (0, 0) if money else match.score, match.crawford, match.jacoby, match.beavers, single,
+                    1 if money or single else GAMES_PER_MATCH, strategies, table.pre, table.post, efficiencies)
+    n = len(numbers)
+    out = KernelGames(np.zeros(n), np.full(n, -1, dtype=np.int8), np.zeros(n, dtype=np.int64),
+                      np.zeros(n, dtype=np.int64))
+    kernels.cube_games(args._replace(seats=seats), cube, 0, n, *out, stop)
+    return None if stop[0] else out

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from . import layout
 from .cube import SIDES, Cube, Match, cube_decision
+from .cube.players import BEAVER, DOUBLE_WINDOW, PASS, RESPONSES, STRATEGIES, TAKE, TAKE_BELOW
 from .cubeful import efficiencies
 from .evaluation.evaluators import Builtin, Evaluator
 from .evaluation.search import Search, equity_of
@@ -33,16 +34,6 @@ __all__ = ["STRATEGIES", "RESPONSES", "PASS", "TAKE", "BEAVER", "DOUBLE_WINDOW",
 Rows = npt.NDArray[np.int8]
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
-
-#: The cube strategies of a :class:`~nardy_fast.policies.Greedy` (the module docstring).
-STRATEGIES = ("janowski", "money", "threshold", "never")
-#: The answers to a double, by their codes (0, 1, 2).
-RESPONSES = ("pass", "take", "beaver")
-PASS, TAKE, BEAVER = range(3)
-#: wildbg's fixed thresholds (before its pull request 42): the doubler's cubeless equity between which it
-#: doubles, and below which the other side takes.
-DOUBLE_WINDOW = (0.4, 0.6)
-TAKE_BELOW = 0.5
 
 #: A game's cube and match, as a player is asked about it.
 CubeState = tuple[Cube, Match]

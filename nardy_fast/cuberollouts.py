@@ -7,8 +7,9 @@ difference is far less noisy than either. At money play a trial scores its point
 of the starting cube; in a match it scores the side on roll's chances of winning the match after that one
 game, from the match equity table of the position's variant (:func:`~nardy_fast.cube.met.default_table`, as
 the players' decisions read it), as GNU
-Backgammon scores a match rollout. Both implementations play them in the one Python game loop
-(:mod:`nardy_fast.cubeloop`) over their own kernels, so they give the same numbers for the same seed.
+Backgammon scores a match rollout. The compiled core plays them in its own loop in C where it plays the
+player, else (and in the reference) the one Python game loop plays them (:mod:`nardy_fast.cubeloop`): the
+same games, so both give the same numbers for the same seed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .cube.decision import proper_actions
 from .cube.matchplay import Score
 from .cube.met import MatchEquityTable, default_table
 from .cube.state import other
-from .cubeloop import CubeLockstep, play_cubeful
+from .cubeloop import CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
 from .errors import NardyError, field_error
 from .kernels import GameRolls, Kernels, PlayoutArgs, StopFlag, batch_search, on_threads, split_range
 from .lockstep import player_side
@@ -335,10 +336,21 @@ def _play(
     size = last - first
     numbers = np.tile(np.arange(first, last, dtype=np.int64) + args.first_game, lines)
     doubled = np.repeat(np.arange(lines) == 1, size)
-    games = _Lines(args, numbers, kernels.game_rolls, cube, match, turn, doubled, default_table(variant))
-    side = player_side(kernels, player, args.seed)
-    if not play_cubeful(games, (side, side), (player, player), kernels, batch_search(kernels.batch_children), stop):
-        return
+    table = default_table(variant)
+    games = _Lines(args, numbers, kernels.game_rolls, cube, match, turn, doubled, table)
+    seated = kernel_seats(kernels, args, (player, player))
+    if seated is not None and (match.length is None or match.length <= table.size):
+        records = (numbers, np.zeros(len(numbers), dtype=bool), games.value.copy(), games.owner.copy(), games.hold)
+        found = play_in_kernel(kernels, args, seated, match, table, records, True, stop)
+        if found is None:
+            return
+        games.value[:] = found.value
+        games.finish(np.arange(len(numbers)), found.winner.astype(np.int64), found.points)
+    else:
+        side = player_side(kernels, player, args.seed)
+        if not play_cubeful(games, (side, side), (player, player), kernels, batch_search(kernels.batch_children),
+                            stop):
+            return
     white = games.result.reshape(lines, size)
     if match.length is None:
         values[:, first:last] = (white if turn == 0 else -white) / cube.value

@@ -183,8 +183,8 @@ each game with the cube (``match=nardy_fast.Match(jacoby=True, beavers=True)`` f
 players take cube actions by their strategies (:class:`~nardy_fast.policies.Greedy`'s ``cube``; other
 policies never double and always take). They return a :class:`~nardy_fast.cubeduel.CubeDuelResult`: points
 per game with the cube (``ppg``), or the match win rate (``win_rate``), with its ``stderr`` over the pairs.
-Both implementations play these in the one Python game loop (:mod:`nardy_fast.cubeloop`) for now: the
-compiled core's C loop carries no cube yet."""
+The compiled core plays them in C, without the GIL, where it plays both players (:mod:`nardy_fast.cubeloop`
+says which); the same games as the Python loop, which plays the others and the reference's."""
 
 
 def seat_of(kernels: Kernels, args: PlayoutArgs, player: Player) -> Optional[Seat]:
@@ -237,7 +237,7 @@ def duel(
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
     session = session_match(cube, match)
-    if session is not None:  # the Python loop, for either implementation (no cube in the core's C loop yet)
+    if session is not None:
         return cube_duel(kernels, players, args, count, session, progress)
     seats = [seat_of(kernels, args, player) for player in players]
     if players[0] is players[1]:

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from . import layout
 from .batch import BatchResult, Kernel, OneRow, check_rolls, check_rows, explain
+from .cubeargs import CubeArgs
 from .encodings import EncodeKernel
 from .errors import NardyError, SearchLimitError, field_error
 from .layout import Rows
@@ -41,6 +42,7 @@ __all__ = [
     "EvaluateKernel",
     "GameRolls",
     "PlayoutKernel",
+    "CubeKernel",
     "Chooser",
     "Seat",
     "PlayoutArgs",
@@ -225,6 +227,12 @@ class PlayoutArgs(NamedTuple):
 #: An implementation's kernel for seats it plays itself (built-in policies and evaluators): a checked playout.
 PlayoutKernel = Callable[[PlayoutArgs], Played]
 
+#: An implementation's kernel for cubeful games of seats it plays itself: ``cube_games(args, cube, first, last,
+#: result, winner, points, value, stop)`` plays records ``first`` up to ``last`` (the core's ``cube_games``).
+CubeKernel = Callable[[PlayoutArgs, CubeArgs, int, int, Floats, npt.NDArray[np.int8], npt.NDArray[np.int64],
+                       npt.NDArray[np.int64], StopFlag], None]
+
+
 # --- the search of a ply of a playout's games (nardy_fast.lockstep's loop reads its plies through these) ------
 
 Mask = npt.NDArray[np.bool_]
@@ -315,8 +323,9 @@ class Kernels:
     """What an implementation called ``name`` supplies: the batch search over checked rows (and optionally a
     shortcut for one row), the encoder, the playout of the seats it plays, its seeded rolls, its bear-off
     table builders (:mod:`nardy_fast.bearoff.tables`), the evaluator kernel, optionally its own n-ply search
-    of the built-in evaluators (``hint``), and ``searched()``, the work its move searches did in this process
-    (searches started and nodes expanded, counted in blocks of 4096: approximate, for a display of progress).
+    of the built-in evaluators (``hint``) and its own loop of cubeful games of the seats it plays
+    (``cube_games``), and ``searched()``, the work its move searches did in this process (searches started
+    and nodes expanded, counted in blocks of 4096: approximate, for a display of progress).
     :meth:`batch_children` and :meth:`segment_argmax` are those kernels with their checks and errors."""
 
     name: str
@@ -331,6 +340,7 @@ class Kernels:
     searched: Callable[[], int]
     one_row: Optional[OneRow] = None
     hint: Optional[HintKernel] = None
+    cube_games: Optional[CubeKernel] = None
 
     def __post_init__(self) -> None:
         _BY_NAME.setdefault(self.name, self)  # what a pickled bear-off table names: the implementation's own

@@ -25,7 +25,8 @@ before it) and saying in its first lines what it holds, uses and offers:
   ``evaluators/race_eval.pxi``, ``evaluators/pubeval.pxi``, ``evaluators/heuristic.pxi``), ``evaluate.pxi``
   (the evaluator seam), ``hint.pxi`` (the n-ply search);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
-  from a checked playout or duel), ``segments.pxi`` (per-segment reductions)."""
+  from a checked playout or duel), ``cubeplay.pxi`` (the cube players' decisions),
+  ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -113,4 +114,6 @@ include "evaluate.pxi"
 include "hint.pxi"
 include "games.pxi"
 include "seats.pxi"
+include "cubeplay.pxi"
+include "cubegames.pxi"
 include "segments.pxi"

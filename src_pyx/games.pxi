@@ -3,7 +3,7 @@
 # from each result's next state, What follows a move), scoring (Game end and scoring), and nardy_fast.game's
 # playout loop without the GIL, a policy per seat (seats.pxi sets a loop up from Python).
 # Uses: tables, memory, rules, search, results, bearoff, hint.
-# Offers: play_games.
+# Offers: play_games, ply_choice, who_starts, opening_roll, game_roll, rolls_next.
 
 cdef enum:
     STREAM_START = 1   # nardy_fast.dice.START, ROLL, CHOICE
@@ -168,6 +168,33 @@ cdef struct GameLoop:
     SearchCtx *failed                   # the search of the seat whose ply failed, for hint_status
 
 
+cdef inline int ply_choice(GameLoop *L, Seat *seat, Pos *p, int d1, int d2, uint64_t game, int32_t ply,
+                           Pos *after) noexcept nogil:
+    """The ply ``ply`` of game ``game`` from ``p`` for the roll d1-d2 (0-0: its pending list) by ``seat``: the
+    first move, a seeded random one (the choice of ``game`` at ``ply``), or the first of a hint's ranking, into
+    ``after``; the number of results, or ``E_LIMIT`` (the ply's search is over the playout's max_results) or
+    another ``E_*`` code (``L.failed`` set to the seat's search)."""
+    cdef Result made
+    cdef int count, extra
+    cdef int32_t best = 0
+    cdef int64_t pick
+    if seat.search != NULL:
+        count = hint_rank(seat.search, p, d1, d2, seat.plies, &best)
+    else:
+        setup(L.g, p, d1, d2)
+        count = search(L.g)
+    if count < 0:
+        if count != E_LIMIT:
+            L.failed = seat.search
+        return count
+    if seat.search != NULL:
+        after[0] = seat.search.lv[0].rows[best]
+    else:
+        pick = 0 if seat.first else dice_choice(L.seed, game, <uint64_t> ply, <uint64_t> count)
+        result_pos(L.g, p, result_at(L.g, pick, &made), d1, d2, after, &extra)
+    return count
+
+
 cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, int32_t *plies, int32_t *turns,
                    int8_t *winner, int8_t *points) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
@@ -177,16 +204,11 @@ cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, i
     flag set. The side to move plays by its seat, ``seats[0]`` White's and ``seats[1]`` Black's: the first
     move, a seeded random one (the choice of ``game`` at its ply), or the first of a hint's ranking."""
     cdef Pos p, after
-    cdef Result made
-    cdef Seat *seat
-    cdef int d1 = 0, d2 = 0, white = 0, black = 0, extra, count
+    cdef int d1 = 0, d2 = 0, white = 0, black = 0, count
     cdef bint limited = False
     cdef uint64_t rolls = 0
-    cdef int64_t pick
-    cdef int32_t best = 0
     # the loop's options in locals: the compiler keeps them in registers, as it cannot keep L's fields across
     # the stores through plies and turns
-    cdef Gen *g = L.g
     cdef uint64_t seed = L.seed
     cdef bint stratify = L.stratify, truncate = L.truncate
     cdef const volatile int32_t *stop = L.stop
@@ -204,26 +226,15 @@ cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, i
     while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p)):
         if stop[0]:
             return GAMES_STOPPED
-        seat = seats[p.turn]
-        if seat.search != NULL:
-            count = hint_rank(seat.search, &p, d1, d2, seat.plies, &best)
-        else:
-            setup(g, &p, d1, d2)
-            count = search(g)
+        count = ply_choice(L, seats[p.turn], &p, d1, d2, game, plies[0], &after)
         if count == E_LIMIT:  # only the ply's own search is bounded (play_games sets no other limit)
             # the ply's search would hold more than max_results positions: the game is given up here
             limited = True
             break
         if count < 0:
-            L.failed = seat.search
             return count
         if traj != NULL and not L.last_only and traj_add(traj, &p, d1, d2) < 0:
             return E_MEMORY
-        if seat.search != NULL:
-            after = seat.search.lv[0].rows[best]
-        else:
-            pick = 0 if seat.first else dice_choice(seed, game, <uint64_t> plies[0], <uint64_t> count)
-            result_pos(g, &p, result_at(g, pick, &made), d1, d2, &after, &extra)
         turns[0] += d1 != 0
         plies[0] += 1
         p = after

@@ -2,7 +2,7 @@
 # GameLoop, a policy per seat (random, first, or greedy with a built-in evaluator and its own search), and
 # one thread's range of its games played without the GIL.
 # Uses: memory, gate, results, hint, games.
-# Offers: nothing.
+# Offers: loop_options, seats_open.
 
 
 cdef int seat_open(Seat *seat, SearchCtx *ctx, list held, object spec, int64_t limit) except -1:
@@ -20,6 +20,40 @@ cdef int seat_open(Seat *seat, SearchCtx *ctx, list held, object spec, int64_t l
         search_open(ctx, held, kind, spec.tables, seat.plies)
         ctx.lv[0].g.limit = limit
         seat.search = ctx
+    return 0
+
+
+cdef int loop_options(GameLoop *L, object args, const int8_t[:, ::1] starts, int32_t[::1] stop) except -1:
+    """``L`` cleared and set to the starts, options and stop flag of ``args``, a checked playout, duel or
+    cubeful game loop (``nardy_fast.kernels.PlayoutArgs``), which holds ``starts`` (``args.rows``)."""
+    cdef int64_t i
+    memset(L, 0, sizeof(GameLoop))
+    L.nstarts = starts.shape[0]
+    if starts.shape[1] != WIDTH or L.nstarts < 1 or stop.shape[0] != 1:
+        raise _field_error(_NardyError, "playout", "columns and ranges do not agree", L.nstarts)
+    L.starts = <const Pos *> &starts[0, 0]
+    for i in range(L.nstarts):
+        if not pos_ok(&L.starts[i]) or is_over(&L.starts[i]):
+            raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
+    if args.limit < 0:
+        raise _field_error(_NardyError, "max_results", "must be a positive integer or None", args.limit)
+    L.seed = args.seed
+    L.from_start = args.from_start
+    L.single_dice = args.opening == OPENING_SINGLE_DICE
+    L.stratify = args.stratify
+    L.stop = &stop[0]
+    return 0
+
+
+cdef int seats_open(GameLoop *L, SearchCtx *ctx, list held, object seats, int64_t limit) except -1:
+    """``L.players`` as ``seats`` (a and b) say, a greedy seat's search in ``ctx[0]`` or ``ctx[1]`` (one
+    policy in both seats: one search)."""
+    a, b = seats
+    seat_open(&L.players[0], &ctx[0], held, a, limit)
+    if b is a:
+        L.players[1] = L.players[0]
+    else:
+        seat_open(&L.players[1], &ctx[1], held, b, limit)
     return 0
 
 
@@ -44,7 +78,7 @@ def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, 
     after one number of steps (the ply's own search; a greedy policy's look-ahead is not bounded) is given up
     there, winner ``GIVEN_UP_LIMIT`` (nardy_fast.turns.LIMITED)."""
     cdef const int8_t[:, ::1] starts = args.rows
-    cdef int64_t games = args.games, number0 = args.first_game, limit = args.limit, i, needed
+    cdef int64_t games = args.games, number0 = args.first_game, limit = args.limit, needed
     cdef bint trajectories = args.trajectories
     cdef Generator workspace
     cdef GameLoop L
@@ -53,38 +87,21 @@ def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, 
     cdef int status
     cdef Traj traj
     cdef cnp.npy_intp dims[2]
-    memset(&L, 0, sizeof(GameLoop))
-    L.paired = args.paired
-    needed = (games + 1) // 2 if L.paired else games
-    L.nstarts = starts.shape[0]
-    if (starts.shape[1] != WIDTH or not 0 <= first <= last <= games or winner.shape[0] < games
-            or points.shape[0] < games or plies.shape[0] < games or turns.shape[0] < games or L.nstarts < 1
-            or number0 < 0 or number0 > (<int64_t> 1 << 62) - needed or stop.shape[0] != 1):
+    needed = (games + 1) // 2 if args.paired else games
+    if (not 0 <= first <= last <= games or winner.shape[0] < games or points.shape[0] < games
+            or plies.shape[0] < games or turns.shape[0] < games
+            or number0 < 0 or number0 > (<int64_t> 1 << 62) - needed):
         raise _field_error(_NardyError, "playout", "columns and ranges do not agree", (first, last, games))
-    L.starts = <const Pos *> &starts[0, 0]
-    for i in range(L.nstarts):
-        if not pos_ok(&L.starts[i]) or is_over(&L.starts[i]):
-            raise _field_error(_NardyError, "start", "is not a valid unfinished position", i)
-    if limit < 0:
-        raise _field_error(_NardyError, "max_results", "must be a positive integer or None", limit)
+    loop_options(&L, args, starts, stop)
+    L.paired = args.paired
     L.number0 = number0
-    L.seed = args.seed
-    L.from_start = args.from_start
-    L.single_dice = args.opening == OPENING_SINGLE_DICE
-    L.stratify = args.stratify
     L.truncate = args.truncate
     L.last_only = args.last_only
-    L.stop = &stop[0]
     memset(&traj, 0, sizeof(Traj))
     memset(ctx, 0, sizeof(ctx))
-    a, b = args.seats
     workspace = take_workspace(limit)
     try:
-        seat_open(&L.players[0], &ctx[0], held, a, limit)
-        if b is a:  # one policy for both sides: one search
-            L.players[1] = L.players[0]
-        else:
-            seat_open(&L.players[1], &ctx[1], held, b, limit)
+        seats_open(&L, ctx, held, args.seats, limit)
         L.g = workspace.g
         L.traj = &traj if trajectories else NULL
         with nogil:
