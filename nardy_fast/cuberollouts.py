@@ -105,7 +105,10 @@ class CubefulRollout:
                for p in found):
             raise field_error(NardyError, "parts", "must be rollouts of one side to move, cube and match", parts)
         total = sum(part.games for part in found)
-        outputs = tuple(math.fsum(part.games * part.outputs[k] for part in found) / total for k in range(5))
+        # each share is a count over the part's games: the counts recovered (round: games * share is within a
+        # rounding of the count) and summed, so that the shares are exactly one rollout's of all the games
+        counts = [sum(round(part.games * part.outputs[k]) for part in found) for k in range(5)]
+        outputs = tuple(counts[k] / total for k in range(5))
         takes = [part.double_take_trials for part in found if part.double_take_trials is not None]
         return cls(head.turn, head.cube, head.match, np.concatenate([part.no_double_trials for part in found]),
                    np.concatenate(takes) if head.may_double else None, outputs)

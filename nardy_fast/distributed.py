@@ -16,6 +16,7 @@ On one's own cluster (``dask scheduler`` on one machine, ``dask worker tcp://sch
         records = nd.playout(client, "long", 1_000_000, seed=1, threads=4)
         print(records["points"].mean())
         print(nd.rollout(client, nardy_fast.Position.start("short"), 12_960, seed=1).equity)
+        print(nd.rollout(client, nardy_fast.Position.start("short"), 12_960, seed=1, match=5).action)
         print(nd.perft(client, nardy_fast.Position.start("long"), 3))
 
 A script that starts a ``LocalCluster`` must do so under ``if __name__ == "__main__":`` (its worker
@@ -45,6 +46,8 @@ except ImportError as error:  # the package itself does not depend on Dask
 
 import nardy_fast
 
+from .cube import Cube, Match
+from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .errors import NardyError, field_error
 from .inputs import choice, integer
 from .kernels import kernels_of
@@ -129,6 +132,13 @@ def _rollout_task(position: Position, games: int, seed: int, options: PlayoutOpt
     return roll_out(kernels_of(position), position, games, seed, options)
 
 
+def _cube_rollout_task(
+    position: Position, games: int, seed: int, options: PlayoutOptions, cube: Cube, match: Match
+) -> CubefulRollout:
+    """``nardy_fast.rollout`` with ``cube`` and ``match``, by the position's own implementation."""
+    return cube_roll_out(kernels_of(position), position, games, seed, options, cube, match)
+
+
 def _perft_task(positions: list[Position], depth: int) -> int:
     return sum(nardy_fast.perft(position, depth) for position in positions)
 
@@ -199,6 +209,7 @@ def playout(
     return np.concatenate([records for records, _ in parts]), Trajectories.concatenate([t for _, t in parts])
 
 
+@overload
 def rollout(
     client: distributed.Client,
     position: Position,
@@ -206,23 +217,67 @@ def rollout(
     *,
     seed: int = 0,
     shards: Optional[int] = None,
+    cube: None = None,
+    match: None = None,
     **options: Any,
-) -> Rollout:
-    """``nardy_fast.rollout(position, games, seed=seed, **options)`` run on ``client``'s workers in ``shards``
-    contiguous ranges of games, combined with :meth:`Rollout.combine`: the same counts exactly.
+) -> Rollout: ...
+
+
+@overload
+def rollout(
+    client: distributed.Client,
+    position: Position,
+    games: int = 1296,
+    *,
+    seed: int = 0,
+    shards: Optional[int] = None,
+    cube: Optional[Cube] = None,
+    match: Union[int, Match, None] = None,
+    **options: Any,
+) -> Union[Rollout, CubefulRollout]: ...
+
+
+def rollout(
+    client: distributed.Client,
+    position: Position,
+    games: int = 1296,
+    *,
+    seed: int = 0,
+    shards: Optional[int] = None,
+    cube: Optional[Cube] = None,
+    match: Union[int, Match, None] = None,
+    **options: Any,
+) -> Union[Rollout, CubefulRollout]:
+    """``nardy_fast.rollout(position, games, seed=seed, cube=cube, match=match, **options)`` run on
+    ``client``'s workers in ``shards`` contiguous ranges of games, combined with :meth:`Rollout.combine`
+    (a cubeful rollout, with ``cube`` or ``match``: :meth:`CubefulRollout.combine`): the same counts, or the
+    same trials of both lines, exactly.
 
     ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``,
     ``truncate``, ``max_results`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so
-    any split keeps them.
+    any split keeps them; so do a cubeful rollout's two lines, whose trial ``i`` is game ``first_game + i``.
     """
     cluster = _check_client(client)
     asked = rollout_options(**options)
-    args = _checked_playout(check_position(position), games, seed, asked)
+    start = check_position(position)
+    # checked as nardy_fast.rollout checks them, before any shard is sent
+    state = cube_state(cube, match) if cube is not None or match is not None else None
+    if state is not None and asked.truncate is not None:
+        raise field_error(NardyError, "truncate", "a cubeful rollout plays whole games", asked.truncate)
+    args = _checked_playout(start, games, seed, asked)
     warn_unbalanced(args.games, asked)
     count = _check_shards(shards) or default_shards(cluster)
+    ranges = split_range(args.first_game, args.games, min(count, args.games))
+    if state is not None:
+        cubeful = [
+            cluster.submit(_cube_rollout_task, position, last - first, args.seed, replace(asked, first_game=first),
+                           *state, pure=False)
+            for first, last in ranges
+        ]
+        return CubefulRollout.combine(_gathered(cluster, cubeful))
     tasks = [
         cluster.submit(_rollout_task, position, last - first, args.seed, replace(asked, first_game=first), pure=False)
-        for first, last in split_range(args.first_game, args.games, min(count, args.games))
+        for first, last in ranges
     ]
     return Rollout.combine(_gathered(cluster, tasks))
 

@@ -143,6 +143,15 @@ def test_parts_combine_and_progress() -> None:
     assert seen == [12, 24, 30]
 
 
+def test_combined_shares_are_the_shares_of_all_the_games_exactly() -> None:
+    # 22 * (15 / 22) is not 15 in floating point: shares weighted back by their games drift by a rounding,
+    # where a rollout of all 23 games counts 15 of 23 (a sharded rollout must give that share exactly)
+    parts = [CubefulRollout("white", Cube(), Match(), np.zeros(games), None, (won / games, 0.0, 0.0, 0.0, 0.0))
+             for games, won in ((1, 0), (22, 15))]
+    combined = CubefulRollout.combine(parts)
+    assert combined.outputs == (15 / 23, 0.0, 0.0, 0.0, 0.0) and combined.games == 23
+
+
 @pytest.mark.parametrize("name", sorted(IMPLS))
 @pytest.mark.parametrize(
     ("options", "field"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
@@ -22,6 +23,7 @@ from distributed import Client, LocalCluster  # type: ignore[import-not-found, u
 
 import nardy_fast  # noqa: E402
 from nardy_fast import distributed as nd  # noqa: E402
+from nardy_fast.cuberollouts import CubefulRollout  # noqa: E402
 from nardy_fast.errors import NardyError  # noqa: E402
 from nardy_fast.playouts import Trajectories  # noqa: E402
 from nardy_fast.position import Position  # noqa: E402
@@ -129,6 +131,40 @@ def test_rollout_equals_one_process(
     assert sharded.games == games
 
 
+#: An even bear-off race of short nardy: either side may win, doubles are taken and passed in it.
+EVEN = "short w 1:3,2:3,3:3,4:3,5:3,20:-3,21:-3,22:-3,23:-3,24:-3"
+
+
+@pytest.mark.parametrize(
+    ("text", "games", "shards", "options"),
+    [
+        (EVEN, 30, 4, {"cube": nardy_fast.Cube(), "stratify": False}),
+        (EVEN, 23, 3, {"match": 5, "first_game": 40, "policy": "first"}),  # stratified, unbalanced: warns
+        (EVEN, 12, 5, {"match": nardy_fast.Match(5, (2, 3)), "cube": nardy_fast.Cube(2, "black")}),  # no double line
+        # a player deciding on the cube by Janowski's formulas, pickled to the workers
+        (EVEN, 10, 3, {"cube": nardy_fast.Cube(), "policy": nardy_fast.Greedy("pubeval"), "batch": 4}),
+        ("long w 1:3,2:3,3:3,4:3,5:3,13:-3,14:-3,15:-3,16:-3,17:-3 first=-", 9, None, {"match": 3, "threads": 2}),
+    ],
+)
+def test_cubeful_rollout_equals_one_process(
+    client: Client, text: str, games: int, shards: Optional[int], options: dict[str, Any]
+) -> None:
+    position = nardy_fast.Position.from_text(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", nardy_fast.NardyWarning)  # small stratified counts
+        local = nardy_fast.rollout(position, games, seed=9, **options)
+        sharded = nd.rollout(client, position, games, seed=9, shards=shards, **options)
+    assert isinstance(local, CubefulRollout) and isinstance(sharded, CubefulRollout)
+    assert (sharded.turn, sharded.cube, sharded.match) == (local.turn, local.cube, local.match)
+    assert np.array_equal(sharded.no_double_trials, local.no_double_trials)
+    if local.double_take_trials is None:
+        assert sharded.double_take_trials is None
+    else:
+        assert sharded.double_take_trials is not None
+        assert np.array_equal(sharded.double_take_trials, local.double_take_trials)
+    assert sharded.outputs == local.outputs and sharded.action == local.action and str(sharded) == str(local)
+
+
 # --- perft ----------------------------------------------------------------------------------------------------
 
 
@@ -165,7 +201,7 @@ def test_bad_shards_are_named_and_quoted(client: Client, shards: object) -> None
     message = f"shards: must be a positive integer or None (got {shards!r})"
     for call in (
         lambda: nd.playout(client, "long", 5, seed=1, shards=shards),  # type: ignore[call-overload]
-        lambda: nd.rollout(client, start, 5, seed=1, shards=shards),  # type: ignore[arg-type]
+        lambda: nd.rollout(client, start, 5, seed=1, shards=shards),  # type: ignore[call-overload]
         lambda: nd.perft(client, start, 1, shards=shards),  # type: ignore[arg-type]
     ):
         with pytest.raises(NardyError) as caught:
@@ -222,6 +258,12 @@ def test_playout_errors_are_the_local_ones(
         (nardy_fast.Position.start("long"), 0, {}),
         (nardy_fast.Position.start("long"), 5, {"batch": 0}),
         (nardy_fast.Position.start("long"), 5, {"stratify": "yes"}),
+        (nardy_fast.Position.start("long"), 5, {"cube": 2}),
+        (nardy_fast.Position.start("long"), 5, {"match": "7"}),
+        (nardy_fast.Position.start("long"), 5, {"match": 65}),
+        (nardy_fast.Position.start("long"), 5, {"cube": nardy_fast.Cube(), "truncate": "bearoff"}),
+        (nardy_fast.Position.start("long"), 0, {"match": 3}),
+        (nardy_fast.Position.from_text(FINISHED), 5, {"match": 3}),
     ],
 )
 def test_rollout_errors_are_the_local_ones(
@@ -230,7 +272,7 @@ def test_rollout_errors_are_the_local_ones(
     with pytest.raises(NardyError) as local:
         nardy_fast.rollout(position, games, seed=1, **options)  # type: ignore[call-overload]
     with pytest.raises(type(local.value)) as sharded:
-        nd.rollout(client, position, games, seed=1, **options)  # type: ignore[arg-type]
+        nd.rollout(client, position, games, seed=1, **options)  # type: ignore[call-overload]
     assert str(sharded.value) == str(local.value)
 
 

@@ -370,10 +370,14 @@ def test_bad_cube_settings_are_named(kwargs: dict[str, Any], field: str) -> None
             make()
 
 
-def test_the_selfplay_vector_env_refuses_the_cube_by_name() -> None:
-    with pytest.raises(NardyError, match="cube"):
-        NardyVectorEnv("short", 2, cube=True)
-    NardyVectorEnv("short", 2, cube=False)
+def test_the_selfplay_vector_env_checks_the_cube_settings_by_name() -> None:
+    # its games with the cube: tests/test_env_vector_cube.py
+    with pytest.raises(NardyError, match=r"^cube:"):
+        NardyVectorEnv("short", 2, cube="yes")  # type: ignore[arg-type]
+    with pytest.raises(NardyError, match=r"^match:"):
+        NardyVectorEnv("short", 2, match=Match(3))
+    assert NardyVectorEnv("short", 2, cube=True).match == Match()
+    assert NardyVectorEnv("short", 2, cube=False).match is None
 
 
 def test_an_opponent_deciding_at_the_score_needs_a_table_long_enough() -> None:

@@ -96,8 +96,11 @@ The cube (``cube=True``)
     wrapper's opponent acts on the cube by its player's strategy (:meth:`~nardy_fast.policies.Player.doubles`
     and ``responses``): the default opponent with the cube is ``Greedy()``, Janowski's cube decision at the
     score; ``"random"``, ``"first"`` and a function never double and always take. The self-play
-    :class:`NardyVectorEnv` has no cube (its games step together, a ply each); vectorise the single-agent
-    environment instead: ``gymnasium.make_vec("nardy_fast/short-v0", num_envs=8, cube=True)``.
+    :class:`NardyVectorEnv` takes ``cube=True`` and ``match=`` too: its games step together, each
+    sub-environment's acting side giving one action a step (a cube action in a cube phase, else a move), with
+    the same action space, masks, cube features, rewards (the acting side's) and episode numbers as the AEC
+    environment (:mod:`nardy_fast.env.vector`). Or vectorise the single-agent environment, one seat against
+    the opponent: ``gymnasium.make_vec("nardy_fast/short-v0", num_envs=8, cube=True)``.
 
 Rendering
     ``render_mode="ansi"`` returns the position as a text board, ``"human"`` prints it, and ``"rgb_array"``

@@ -35,6 +35,9 @@ Autoreset (``AutoresetMode.SAME_STEP``)
     ``winner`` (-1 when given up), ``points``, ``plies`` and ``turns`` (masks ``_game`` and so on). Every
     step's info also has ``roll`` (num_envs, 2) int8 ((0, 0) before a transfer segment), ``game``,
     ``legal_results`` and ``not_offered`` (results beyond ``max_actions``), each with its ``_`` mask.
+
+The cube (``cube=True``, ``match=``)
+    The AEC environment's cube and matches, in every sub-environment: :mod:`nardy_fast.env.vectorcube`.
 """
 
 from __future__ import annotations
@@ -53,12 +56,15 @@ from ..cube import Match
 from ..encodings import SCHEMES
 from ..errors import NardyError, field_error
 from ..inputs import IntLike, choice, integer
+from ..kernels import kernels_of
+from ..lockstep import handed_out
 from ..playouts import PlayoutOptions, check_playout
 from ..position import Position
 from ..variants import VARIANTS
 from ..vector import MAX_GAMES, Games
 from .checks import DEFAULT_MAX_ACTIONS, Observation, check_max_actions, check_start, missing_attribute
-from .cubeful import check_cube
+from .cubeful import ENV_CUBE_ACTIONS, check_cube, cube_space
+from .vectorcube import CubeGames
 
 __all__ = ["NardyVectorEnv", "MAX_MASK"]
 
@@ -86,8 +92,8 @@ def _package() -> Any:
 #: The attributes the constructor (or reset) sets: an environment with none of them was never initialised.
 _STATE = frozenset(
     (
-        "_counts", "flags", "games", "max_actions", "num_envs", "render_mode", "scheme", "single_action_space",
-        "single_observation_space", "variant"
+        "_actions", "_counts", "_mask", "cube_games", "flags", "games", "match", "max_actions", "num_envs",
+        "render_mode", "scheme", "single_action_space", "single_observation_space", "variant"
     )
 )
 
@@ -97,7 +103,8 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
     vector environment over :class:`nardy_fast.Games`; the module docstring (:mod:`nardy_fast.env.vector`)
     describes the seeds, actions, observations, rewards and autoreset. ``num_envs`` is ``1 ..``
     :data:`~nardy_fast.vector.MAX_GAMES`; ``scheme`` and ``max_actions`` are the AEC environment's, and
-    ``num_envs * max_actions`` is at most :data:`MAX_MASK` (``2**26``), checked before any mask is made."""
+    ``num_envs * max_actions`` (plus five cube actions with ``cube=True``) is at most :data:`MAX_MASK`
+    (``2**26``), checked before any mask is made; ``cube`` and ``match`` are the AEC environment's."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium declares it so
         "autoreset_mode": AutoresetMode.SAME_STEP,
@@ -116,14 +123,8 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         match: Optional[Match] = None,
         **flags: object,
     ) -> None:
-        if check_cube(cube, match) is not None:  # its games are stepped all together, a ply each, with no cube phase
-            raise field_error(
-                NardyError,
-                "cube",
-                "the self-play vector environment plays without the cube: for the cube, vectorise the single-agent "
-                'environment (gymnasium.make_vec("nardy_fast/<variant>-v0", num_envs=n, cube=True))',
-                cube,
-            )
+        #: The match each episode starts from (money play for ``cube=True`` alone), ``None`` without the cube.
+        self.match = check_cube(cube, match)
         checked_variant = choice(variant, VARIANTS)
         if checked_variant is None:
             raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
@@ -153,29 +154,36 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         self.scheme = checked_scheme
         self.num_envs = count
         self.max_actions = check_max_actions(max_actions)
-        if count * self.max_actions > MAX_MASK:
+        # the cube actions follow the move actions, as in the AEC environment
+        extra = 0 if self.match is None else len(ENV_CUBE_ACTIONS)
+        self._actions = self.max_actions + extra
+        if count * self._actions > MAX_MASK:
             raise field_error(
                 NardyError,
                 "max_actions",
-                f"must be at most {MAX_MASK // count:,} for num_envs={count:,}: num_envs * max_actions <= 2**26 "
-                "(MAX_MASK, the entries of a batch of action masks)",
+                f"must be at most {MAX_MASK // count - extra:,} for num_envs={count:,}: num_envs * (max_actions"
+                f"{f' + {extra}' if extra else ''}) <= 2**26 (MAX_MASK, the entries of a batch of action masks)",
                 max_actions,
             )
         self.render_mode = checked_mode
         self.metadata = {**type(self).metadata, "name": f"nardy_{checked_variant}_vector_v0"}
         features = SCHEMES[checked_scheme].features
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(_LOW, _HIGH, (features,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
-            }
-        )
-        self.single_action_space = spaces.Discrete(self.max_actions)
+        parts: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(_LOW, _HIGH, (features,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
+        }
+        if self.match is not None:
+            parts["cube"] = cube_space()
+        self.single_observation_space = spaces.Dict(parts)
+        self.single_action_space = spaces.Discrete(self._actions)
         self.observation_space = batch_space(self.single_observation_space, count)
         self.action_space = batch_space(self.single_action_space, count)
         #: The games being played (``None`` before the first reset).
         self.games: Optional[Games] = None
+        #: The games being played with the cube (``cube=True``; ``None`` before the first reset).
+        self.cube_games: Optional[CubeGames] = None
         self._counts = np.zeros(count, dtype=np.int64)  # the legal results of each game now
+        self._mask = np.zeros((0, self._actions), dtype=np.int8)  # the actions offered now (cube=True)
 
     # --- Gymnasium's API ----------------------------------------------------------------------------------
 
@@ -193,13 +201,18 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         start = check_start(options, self.variant)
         super().reset(seed=checked)
         first_game = 0
+        previous = self.games if self.match is None else self.cube_games
         if checked is None:
-            if self.games is None:
+            if previous is None:
                 checked = int(self.np_random.integers(1 << 63))
             else:
-                checked, first_game = self.games.seed, self.games.next_game
+                checked, first_game = previous.seed, previous.next_game
         games_class: type[Games] = _package().Games
-        if start is None:
+        if self.match is not None:
+            kernels = kernels_of(_package().Position.start(self.variant))
+            self.cube_games = CubeGames(kernels, self._encode, self.scheme, self.max_actions,
+                                        (self.variant, self.flags, start), self.num_envs, checked, first_game, self.match)
+        elif start is None:
             self.games = games_class(
                 self.variant, self.num_envs, seed=checked, first_game=first_game, **self.flags
             )
@@ -215,10 +228,12 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
     ]:
         """Play one action per sub-environment; returns the batched observation, rewards, terminations,
         truncations and info (autoreset in the same step)."""
-        if self.games is None:
+        if self.games is None and self.cube_games is None:
             raise field_error(NardyError, "actions", "cannot be played before reset()", actions)
-        games = self.games
         played = self._check_actions(actions)
+        if self.cube_games is not None:
+            return self._cube_step(played)
+        games = self._games()
         mover = games.rows[:, layout.TURN]
         ended = games.step(played)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -252,16 +267,41 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
 
     def render(self) -> Optional[tuple[str, ...]]:
         """The boards as text, one a sub-environment (``render_mode="ansi"``); else ``None``."""
-        if self.render_mode is None or self.games is None:
+        if self.render_mode is None:
+            return None
+        if self.cube_games is not None:
+            rows = self.cube_games.slots.rows
+        elif self.games is not None:
+            rows = self.games.rows
+        else:
             return None
         position_class: type[Position] = _package().Position
-        return tuple(str(position_class.from_array(row)) for row in self.games.rows)
+        return tuple(str(position_class.from_array(row)) for row in rows)
+
+    def _cube_step(
+        self, played: Actions
+    ) -> tuple[
+        Observation, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        """:meth:`step` with the cube: the acting sides' actions played, the observation and the info."""
+        assert self.cube_games is not None
+        result = self.cube_games.step(played)
+        observation = self._observe()
+        info = self._info()
+        info["mover"], info["_mover"] = result.mover, np.ones(self.num_envs, dtype=bool)
+        for slot, final_obs, final_info in result.finals:
+            info = self._add_info(info, {"final_obs": final_obs, "final_info": final_info}, slot)
+        return observation, result.rewards, result.terminated, result.truncated, info
 
     # --- the games ----------------------------------------------------------------------------------------
 
     def children(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
         """The children of every sub-environment's position for its roll, in action order and CSR form
-        (:meth:`nardy_fast.Games.children`: every sub-environment has an unfinished game)."""
+        (:meth:`nardy_fast.Games.children`: every sub-environment has an unfinished game); with the cube, none
+        for a sub-environment in a cube phase."""
+        if self.cube_games is not None:
+            children, offsets = self.cube_games.children
+            return handed_out(children), handed_out(offsets)
         return self._games().children()
 
     def _games(self) -> Games:
@@ -279,21 +319,26 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         if (
             array.shape != (n,)
             or array.dtype.kind not in "iu"
-            or ((array < 0) | (array >= self.max_actions)).any()
+            or ((array < 0) | (array >= self._actions)).any()
         ):
             raise field_error(
                 NardyError,
                 "actions",
-                f"must be {n} integers 0 <= action < {self.max_actions}, one per sub-environment (shape ({n},))",
+                f"must be {n} integers 0 <= action < {self._actions}, one per sub-environment (shape ({n},))",
                 actions,
             )
-        masked = array >= np.minimum(self._counts, self.max_actions)
+        if self.cube_games is not None:  # the mask of each phase
+            masked = self._mask[np.arange(n), array] == 0
+            offered = self._mask.sum(axis=1)
+        else:  # the first results, no mask kept
+            masked = array >= np.minimum(self._counts, self.max_actions)
+            offered = self._counts
         if masked.any():
             i = int(np.argmax(masked))
             raise field_error(
                 NardyError,
                 "actions",
-                f"has action {int(array[i])} masked out: sub-environment {i} has {int(self._counts[i])} legal action(s)",
+                f"has action {int(array[i])} masked out: sub-environment {i} has {int(offered[i])} legal action(s)",
                 actions,
             )
         return array.astype(np.int64)
@@ -305,6 +350,10 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
     def _observe(self) -> Observation:
         """The batched observation of the games now (their children searched once, kept by ``Games`` for the
         step that follows)."""
+        if self.cube_games is not None:
+            cubeful = self.cube_games.observe()
+            self._mask = cubeful["action_mask"].copy()
+            return cubeful
         games = self._games()
         _, offsets = games.children()
         self._counts = np.diff(offsets)
@@ -319,15 +368,18 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
         return {"observation": features, "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        games = self._games()
         every = np.ones(self.num_envs, dtype=bool)
-        values = {
-            "roll": games.rolls,
-            "game": games.numbers,
-            "turn": games.rows[:, layout.TURN],
-            "legal_results": self._counts.copy(),
-            "not_offered": np.maximum(self._counts - self.max_actions, 0),
-        }
+        if self.cube_games is not None:
+            values = self.cube_games.info()
+        else:
+            games = self._games()
+            values = {
+                "roll": games.rolls,
+                "game": games.numbers,
+                "turn": games.rows[:, layout.TURN],
+                "legal_results": self._counts.copy(),
+                "not_offered": np.maximum(self._counts - self.max_actions, 0),
+            }
         info: dict[str, Any] = {}
         for key, value in values.items():
             info[key], info[f"_{key}"] = value, every.copy()
