@@ -101,9 +101,11 @@ class CubefulRollout:
         if not found or any(not isinstance(part, CubefulRollout) for part in found):
             raise field_error(NardyError, "parts", "must be one or more CubefulRollouts", parts)
         head = found[0]
-        if any((p.turn, p.cube, p.match, p.may_double) != (head.turn, head.cube, head.match, head.may_double)
+        if any((p.turn, p.cube, p.match, p.may_double, p.table.name) != (head.turn, head.cube, head.match,
+                                                                           head.may_double, head.table.name)
                for p in found):
-            raise field_error(NardyError, "parts", "must be rollouts of one side to move, cube and match", parts)
+            raise field_error(NardyError, "parts", "must be rollouts of one side to move, cube, match and table",
+                              parts)
         total = sum(part.games for part in found)
         # each share is a count over the part's games: the counts recovered (round: games * share is within a
         # rounding of the count) and summed, so that the shares are exactly one rollout's of all the games
@@ -111,7 +113,7 @@ class CubefulRollout:
         outputs = tuple(counts[k] / total for k in range(5))
         takes = [part.double_take_trials for part in found if part.double_take_trials is not None]
         return cls(head.turn, head.cube, head.match, np.concatenate([part.no_double_trials for part in found]),
-                   np.concatenate(takes) if head.may_double else None, outputs)
+                   np.concatenate(takes) if head.may_double else None, outputs, head.table)
 
     @property
     def games(self) -> int:

@@ -5,6 +5,7 @@ independent path: the cubeless rollout, whose games the compiled core plays in i
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -141,6 +142,12 @@ def test_parts_combine_and_progress() -> None:
     seen: list[int] = []
     _roll(name, RACE, 30, seed=6, cube=Cube(), stratify=False, batch=12, progress=seen.append)
     assert seen == [12, 24, 30]
+    # a long nardy match's parts keep the table their trials were scored by, and only parts of one table combine
+    position = "long w 1:1,12:-15 off=14/0"
+    long_parts = [_roll(name, position, 5, seed=2, match=Match(7, (1, 2)), first_game=k) for k in (0, 5)]
+    assert CubefulRollout.combine(long_parts).double_take == pytest.approx(match_equity_table("long").mwc(2, 5))
+    with pytest.raises(NardyError, match="table"):
+        CubefulRollout.combine([long_parts[0], dataclasses.replace(long_parts[1], table=match_equity_table("short"))])
 
 
 def test_combined_shares_are_the_shares_of_all_the_games_exactly() -> None:
