@@ -2,15 +2,16 @@
 cube facts (:mod:`nardy_fast.cube`) applied to an evaluator's outputs, at 0 ply and searched n plies deep as
 GNU Backgammon does it (``eval.c``: ``EvaluatePositionCubeful4``, ``MakeCubePos``, ``GetECF3``).
 
-The search values every position under a list of cube states at once. At a node whose side is to roll, each
-state is doubled into two (no double; double and take, when that side may double: ``MakeCubePos``); the
-roll's best move is chosen by its 0-ply cubeful value under the cube of the position searched (GNU
-Backgammon's ``pciMove``) and valued one ply shallower under those states; the values over the 21 rolls are
-averaged and the side's cube decision taken on them (``GetECF3``). At the leaves Janowski's formulas turn the
-evaluator's outputs into cubeful values with the efficiency of the leaf's class and variant, the cube
-efficiency of the whole search's depth (``EvalEfficiency``). At the root no decision is taken: its two states
-are the no-double and double-take lines of the decision. Written once over an implementation's kernels, so
-the reference and the core answer alike.
+The search values every position under a list of cube states at once. At a node whose side is to roll at the
+start of its turn, each state is doubled into two (no double; double and take, when that side may double:
+``MakeCubePos``; never mid-turn, after an extra roll); the roll's best move is chosen by its 0-ply cubeful
+value under the cube of the position searched (GNU Backgammon's ``pciMove``) and valued one ply shallower
+under those states; the values over the 21 rolls are averaged and the side's cube decision taken on them
+(``GetECF3``). At the leaves Janowski's formulas turn the evaluator's outputs into cubeful values with the
+efficiency of the leaf's class and variant, the cube efficiency of the whole search's depth
+(``EvalEfficiency``), except at money play in a two-sided bear-off, whose exact values are read
+(``CFMONEY``). At the root no decision is taken: its two states are the no-double and double-take lines of
+the decision. Written once over an implementation's kernels, so the reference and the core answer alike.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numpy.typing as npt
 
 from . import layout
 from .bearoff.semantics import ROLL_ORDER, ROLL_WEIGHTS
+from .bearoff.tables import CUBE_STATES
+from .bearoff.values import exact_cubeful
 from .board import mover_point
 from .cube.decision import CubeDecision, check_state, decided
 from .cube.janowski import EFFICIENCIES, money_cubeful, race_efficiency
@@ -94,8 +97,9 @@ def pips_on_roll(rows: Rows) -> Ints:
 def efficiencies(rows: Rows, plies: int) -> Floats:
     """The cube efficiency of each row (:data:`~nardy_fast.cube.janowski.EFFICIENCIES` of its variant and
     class) for a search ``plies`` deep. Every bear-off of a race (all checkers of both sides home, none to
-    play of a pending list) takes the bear-off figure, as GNU Backgammon's one-sided bear-off class does; a
-    two-sided one too, since the package has no exact cubeful bear-off values yet."""
+    play of a pending list) takes the bear-off figure, as GNU Backgammon's one-sided bear-off class does; so
+    does a two-sided one, which only a match reads (at money play its exact values replace Janowski's, as
+    GNU Backgammon's ``rTSCubeX`` serves match play only)."""
     deep = 1 if plies >= 2 else 0
     classes = classes_of(rows)
     home = (classes == RACE) & layout.is_bearoff(rows) & (rows[:, layout.NPENDING] == 0)
@@ -184,16 +188,19 @@ class CubefulSearch:
         return result
 
     def leaf(self, rows: Rows, p: Floats, ev: Ints, eo: Ints) -> Floats:
-        """Janowski's cubeful value of every row under every state (``Cl2CfMoney``, ``Cl2CfMatch``)."""
+        """Janowski's cubeful value of every row under every state (``Cl2CfMoney``, ``Cl2CfMatch``); at money
+        play the exact values of a two-sided bear-off instead (``CFMONEY``: docs/rules.md, The doubling cube)."""
         x = efficiencies(rows, self.plies)
         movers = rows[:, layout.TURN].astype(np.int64)
         out = np.zeros(ev.shape)
+        exact, known = exact_cubeful(self.kernels, rows) if self.table is None else (None, None)
         for (value, owner, me), (i, j) in _groups(ev, eo, movers, np.ones(len(rows), dtype=bool)):
             if value <= 0:
                 continue
             relative = "centred" if owner == CENTRED else ("own" if owner == me else "opponent")
-            if self.table is None:
-                out[i, j] = money_cubeful(p[i], x[i], relative, jacoby=self.match.jacoby)
+            if exact is not None and known is not None:
+                found = money_cubeful(p[i], x[i], relative, jacoby=self.match.jacoby)
+                out[i, j] = np.where(exact[i], known[i, CUBE_STATES.index(relative)], found)
             else:
                 out[i, j] = cubeful_mwc(p[i], self._score(me), value, relative, x[i])
         return out
@@ -217,6 +224,19 @@ class CubefulSearch:
             cf[inner], p[inner] = self._searched(rows[inner], ev[inner], eo[inner], depth, move)
         return (cf[:, 0::2] if top else self.collapse(rows, cf, ev)), p
 
+    def after_move(self, parents: Rows, children: Rows, values: Ints, owners: Ints, depth: int, move: Cube,
+                   outputs: Optional[Floats] = None) -> tuple[Floats, Floats]:
+        """:meth:`values` of the positions moves of ``parents`` lead to: one whose side to move is still the
+        mover's continues its turn (an extra roll, a pending list), where no double is offered."""
+        same = children[:, layout.TURN] == parents[:, layout.TURN]
+        cf, p = np.zeros(values.shape), np.zeros((len(children), 5))
+        for mid_turn in (False, True):
+            at = np.flatnonzero(same == mid_turn)
+            if at.size:
+                cf[at], p[at] = self.values(children[at], values[at], owners[at], depth, mid_turn, move,
+                                            None if outputs is None else outputs[at])
+        return cf, p
+
     def _searched(self, rows: Rows, ev: Ints, eo: Ints, depth: int, move: Cube) -> tuple[Floats, Floats]:
         """The average over the rolls (or the one pending list) of each row's best move's values."""
         n = len(rows)
@@ -234,8 +254,8 @@ class CubefulSearch:
         p = np.zeros((len(parent), 5))
         for d in np.unique(deeper):
             at = np.flatnonzero(deeper == d)
-            cf[at], p[at] = self.values(chosen[at], ev[parent[at]], eo[parent[at]], int(d), False, move,
-                                        chosen_p[at] if d == 0 else None)
+            cf[at], p[at] = self.after_move(rows[parent[at]], chosen[at], ev[parent[at]], eo[parent[at]], int(d),
+                                            move, chosen_p[at] if d == 0 else None)
         passed = chosen[:, layout.TURN] != rows[parent, layout.TURN]
         cf[passed] = self.flip(cf[passed])
         p[passed] = flipped(p[passed])
@@ -254,7 +274,7 @@ class CubefulSearch:
         owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         p = evaluate_rows(self.kernels, children, self.evaluator, rows[owners])
         values, owners_code = _state_of(move, len(children))
-        cf, _ = self.values(children, values, owners_code, 0, False, move, p)
+        cf, _ = self.after_move(rows[owners], children, values, owners_code, 0, move, p)
         passed = children[:, layout.TURN] != rows[owners, layout.TURN]
         mine = np.where(passed, self.flip(cf[:, 0]), cf[:, 0])
         best = np.asarray(self.kernels.segment_argmax(mine, offsets), dtype=np.int64)
@@ -368,7 +388,8 @@ def cubeful_hint(kernels: Kernels, position: Position, roll: Optional[Sequence[i
     children = np.asarray(children)
     search = CubefulSearch(kernels, checked, game, met, depth)
     values, owners = _state_of(state, len(children))
-    found, _ = search.values(children, values, owners, depth, False, state)
+    found, _ = search.after_move(np.repeat(row[None, :], len(children), axis=0), children, values, owners, depth,
+                                 state)
     passed = children[:, layout.TURN] != row[layout.TURN]
     mine = np.where(passed, search.flip(found[:, 0]), found[:, 0])
     order = np.lexsort((np.arange(len(mine)), -mine))
