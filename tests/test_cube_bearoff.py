@@ -285,3 +285,61 @@ def test_cube_decisions_match_gnubg() -> None:
         actions.add(answer["action"])
     assert {"No double, take", "Double, take", "Double, pass"} <= actions, actions
     assert compared >= 2.5 * len(cases), compared
+
+
+@pytest.mark.slow
+def test_one_ply_search_reads_them_as_gnubg() -> None:
+    """GNU Backgammon's 1-ply cube analysis (pruning off) of short-nardy bear-offs of 7 or 8 checkers against
+    at most 6, at money play: many of the positions each roll leads to are exact (GNU Backgammon's leaves
+    of its two-sided class), the others valued from GNU Backgammon's own 0-ply outputs (an evaluator that
+    answers them); the package's 1-ply search gives the same lines (the core's tables: the reference would
+    build those of 6 checkers slowly, and its search is the same code over its kernels)."""
+    pytest.importorskip("gnubg", reason="GNU Backgammon (the gnubg package, the peers extra) is absent")
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_cube_gnubg import gnubg_board, oracle
+
+    from nardy_fast.cubeful import ROLLS
+
+    chooser = random.Random(7)
+    chosen = []
+    for i in range(12):
+        mover = [0] * 6
+        for _ in range(chooser.randint(7, 8)):
+            mover[chooser.randrange(6)] += 1
+        other = [0] * 6
+        for _ in range(chooser.randint(2, 6)):
+            other[chooser.randrange(6)] += 1
+        turn = ("white", "black")[i % 2]
+        white, black = (mover, other) if turn == "white" else (other, mover)
+        chosen.append(bearoff_position(nardy_fast.Position, "short", white, black, turn))
+    kernels = nardy_fast.Position.kernels
+    leaves = []
+    for position in chosen:
+        children, _, _ = kernels.batch_children(np.tile(position.to_array(), (len(ROLLS), 1)), ROLLS)
+        leaves.append(np.asarray(children).copy())
+    rows = np.unique(np.concatenate(leaves), axis=0)
+
+    def board_of(row: np.ndarray) -> list[list[int]]:
+        p = nardy_fast.Position.from_array(row)
+        return gnubg_board(p.board, p.bar, p.turn)
+
+    answered = oracle([{"boards": [board_of(r) for r in rows]}])[0]["outputs"]
+    table = {r.tobytes(): np.array(o) for r, o in zip(rows, answered)}
+
+    class Gnu:
+        def evaluate(self, given: np.ndarray) -> np.ndarray:
+            return np.stack([table[r.tobytes()] for r in given])
+
+    cases: list[dict[str, Any]] = []
+    for i, position in enumerate(chosen):
+        owner, value = ("centred", 1) if i % 3 else ("own", 2)
+        cases.append({"board": board_of(position.to_array()), "match": 0, "score": [0, 0], "crawford": False,
+                      "cube": value, "owner": owner, "jacoby": False, "beavers": False, "plies": 1})
+    answers = oracle(cases)
+    assert len(answers) == len(cases)
+    for case, answer, position in zip(cases, answers, chosen):
+        assert answer["lines"], answer
+        cube = Cube(case["cube"], None if case["owner"] == "centred" else position.turn)
+        ours = position.cube_decision(evaluator=Gnu(), plies=1, cube=cube)
+        for name, line in answer["lines"].items():
+            assert abs(ours.equities[NAMES[name]] - line) < GNUBG_TOLERANCE, (case, answer, ours)
