@@ -147,6 +147,12 @@ def bearoff_one_sided(
 def bearoff_two_sided(layouts: npt.NDArray[np.int8], extra_roll: str, ladder: int, win: npt.NDArray[np.float64]) -> None:
     """Fill a two-sided bear-off table (``nardy_fast.bearoff.tables``) of ``layouts``, without the GIL."""
 
+def bearoff_two_sided_cubeful(
+    layouts: npt.NDArray[np.int8], extra_roll: str, ladder: int, values: npt.NDArray[np.float64]
+) -> None:
+    """Fill the cubeful two-sided bear-off table (``nardy_fast.bearoff.tables``) of ``layouts``: ``values``
+    (3, n, n), the money equities with the cube centred, the mover's, the opponent's; without the GIL."""
+
 def is_bearoff_row(row: npt.NDArray[np.int8]) -> bool:
     """Whether a checked row is a bear-off position (docs/rules.md, Races and bear-off positions)."""
 

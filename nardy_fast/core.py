@@ -37,6 +37,7 @@ __all__ = [
     "evaluate",
     "duel",
     "two_sided",
+    "two_sided_cubeful",
     "Games",
     "IMPLEMENTATION",
 ]
@@ -119,6 +120,14 @@ def _two_sided(semantics: Semantics, checkers: int) -> npt.NDArray[np.float64]:
     return win
 
 
+def _two_sided_cubeful(semantics: Semantics, checkers: int) -> npt.NDArray[np.float64]:
+    """The exact cubeful two-sided bear-off values built in C (without the GIL)."""
+    layouts = np.ascontiguousarray(all_layouts(checkers))
+    values = np.zeros((3, len(layouts), len(layouts)))
+    _core.bearoff_two_sided_cubeful(layouts, semantics.extra_roll, semantics.ladder, values)
+    return values
+
+
 _KERNELS = Kernels(
     name=IMPLEMENTATION,
     batch=_core.batch_children,
@@ -128,6 +137,7 @@ _KERNELS = Kernels(
     segment_argmax_kernel=_core.segment_argmax_rows,
     one_sided=_one_sided,
     two_sided=_two_sided,
+    two_sided_cubeful=_two_sided_cubeful,
     one_row=_core.children,
     evaluate=_core.evaluate_rows,
     searched=_core.searched,
@@ -159,3 +169,4 @@ evaluate = IMPLEMENTATION_RECORD.evaluate
 duel = IMPLEMENTATION_RECORD.duel
 one_sided = IMPLEMENTATION_RECORD.one_sided
 two_sided = IMPLEMENTATION_RECORD.two_sided
+two_sided_cubeful = IMPLEMENTATION_RECORD.two_sided_cubeful

@@ -2,15 +2,17 @@
 cube facts (:mod:`nardy_fast.cube`) applied to an evaluator's outputs, at 0 ply and searched n plies deep as
 GNU Backgammon does it (``eval.c``: ``EvaluatePositionCubeful4``, ``MakeCubePos``, ``GetECF3``).
 
-The search values every position under a list of cube states at once. At a node whose side is to roll, each
-state is doubled into two (no double; double and take, when that side may double: ``MakeCubePos``); the
-roll's best move is chosen by its 0-ply cubeful value under the cube of the position searched (GNU
-Backgammon's ``pciMove``) and valued one ply shallower under those states; the values over the 21 rolls are
-averaged and the side's cube decision taken on them (``GetECF3``). At the leaves Janowski's formulas turn the
-evaluator's outputs into cubeful values with the efficiency of the leaf's class and variant, the cube
-efficiency of the whole search's depth (``EvalEfficiency``). At the root no decision is taken: its two states
-are the no-double and double-take lines of the decision. Written once over an implementation's kernels, so
-the reference and the core answer alike.
+The search values every position under a list of cube states at once. At a node whose side is to roll at the
+start of its turn, each state is doubled into two (no double; double and take, when that side may double:
+``MakeCubePos``; never mid-turn, after an extra roll); the roll's best move is chosen by its 0-ply cubeful
+value under the cube of the position searched (GNU Backgammon's ``pciMove``) and valued one ply shallower
+under those states; the values over the 21 rolls are averaged and the side's cube decision taken on them
+(``GetECF3``). At the leaves Janowski's formulas turn the evaluator's outputs into cubeful values with the
+efficiency of the leaf's class and variant, the cube efficiency of the whole search's depth
+(``EvalEfficiency``), except in a two-sided bear-off, whose exact values are read at money play
+(``CFMONEY``; it is a leaf at any depth there) and give the efficiency in a match. At the root no decision
+is taken: its two states are the no-double and double-take lines of the decision. Written once over an
+implementation's kernels, so the reference and the core answer alike.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ import numpy.typing as npt
 
 from . import layout
 from .bearoff.semantics import ROLL_ORDER, ROLL_WEIGHTS
+from .bearoff.tables import CUBE_STATES
+from .bearoff.values import exact_cubeful
 from .board import mover_point
-from .cube.decision import CubeDecision, check_state, decided
-from .cube.janowski import EFFICIENCIES, money_cubeful, race_efficiency
+from .cube.decision import CubeDecision, check_state, decided, merged, one_of
+from .cube.janowski import EFFICIENCIES, exact_efficiency, money_cubeful, race_efficiency
 from .cube.matchplay import Score, cubeful_mwc
 from .cube.met import DEFAULT_TABLES, MatchEquityTable, match_equity_table
 from .cube.state import MAX_CUBE, SIDES, Cube, Match
@@ -94,8 +98,9 @@ def pips_on_roll(rows: Rows) -> Ints:
 def efficiencies(rows: Rows, plies: int) -> Floats:
     """The cube efficiency of each row (:data:`~nardy_fast.cube.janowski.EFFICIENCIES` of its variant and
     class) for a search ``plies`` deep. Every bear-off of a race (all checkers of both sides home, none to
-    play of a pending list) takes the bear-off figure, as GNU Backgammon's one-sided bear-off class does; a
-    two-sided one too, since the package has no exact cubeful bear-off values yet."""
+    play of a pending list) takes the bear-off figure, as GNU Backgammon's one-sided bear-off class does; so
+    does a two-sided one, where only a match reads it, as the bound of the efficiency its exact values give
+    (at money play they replace Janowski's: GNU Backgammon's ``rTSCubeX``, "for match play only")."""
     deep = 1 if plies >= 2 else 0
     classes = classes_of(rows)
     home = (classes == RACE) & layout.is_bearoff(rows) & (rows[:, layout.NPENDING] == 0)
@@ -183,8 +188,11 @@ class CubefulSearch:
         result: Floats = np.where(doubles, np.minimum(dt, dp), nd)
         return result
 
-    def leaf(self, rows: Rows, p: Floats, ev: Ints, eo: Ints) -> Floats:
-        """Janowski's cubeful value of every row under every state (``Cl2CfMoney``, ``Cl2CfMatch``)."""
+    def leaf(self, rows: Rows, p: Floats, ev: Ints, eo: Ints, exact: npt.NDArray[np.bool_], known: Floats) -> Floats:
+        """Janowski's cubeful value of every row under every state (``Cl2CfMoney``, ``Cl2CfMatch``). Rows of
+        two-sided bear-offs (``exact``, their values ``known``: :func:`exact_cubeful`) take their exact
+        values at money play (``CFMONEY``) and in a match the efficiency their exact money values imply
+        (docs/rules.md, The doubling cube)."""
         x = efficiencies(rows, self.plies)
         movers = rows[:, layout.TURN].astype(np.int64)
         out = np.zeros(ev.shape)
@@ -192,19 +200,24 @@ class CubefulSearch:
             if value <= 0:
                 continue
             relative = "centred" if owner == CENTRED else ("own" if owner == me else "opponent")
+            money = known[i, 1 + CUBE_STATES.index(relative)]
             if self.table is None:
-                out[i, j] = money_cubeful(p[i], x[i], relative, jacoby=self.match.jacoby)
+                found = money_cubeful(p[i], x[i], relative, jacoby=self.match.jacoby)
+                out[i, j] = np.where(exact[i], money, found)
             else:
-                out[i, j] = cubeful_mwc(p[i], self._score(me), value, relative, x[i])
+                eff = np.where(exact[i], exact_efficiency(p[i], money, relative, x[i]), x[i])
+                out[i, j] = cubeful_mwc(p[i], self._score(me), value, relative, eff)
         return out
 
     def values(self, rows: Rows, values: Ints, owners: Ints, depth: int, top: bool, move: Cube,
                outputs: Optional[Floats] = None) -> tuple[Floats, Floats]:
         """The cubeful values (n, k) of ``rows`` under their states searched ``depth`` plies deep, and their
         cubeless outputs (n, 5), for their sides to move. ``outputs``, when given, are the rows' 0-ply
-        outputs, already found."""
+        outputs, already found. A two-sided bear-off is a leaf at money play however deep the search (its
+        values are exact), its outputs the exact chance of winning (``EvaluatePositionCubeful4``)."""
         ev, eo = self.expand(rows, values, owners, top)
-        over = layout.is_over(rows)
+        exact, known = exact_cubeful(self.kernels, rows)
+        over = layout.is_over(rows) | (exact & (self.table is None))
         searched = ~over if depth > 0 else np.zeros(len(rows), dtype=bool)
         inner, leaves = np.flatnonzero(searched), np.flatnonzero(~searched)
         cf = np.zeros(ev.shape)
@@ -212,10 +225,24 @@ class CubefulSearch:
         if leaves.size:
             p[leaves] = evaluate_rows(self.kernels, rows[leaves], self.evaluator) if outputs is None else \
                 outputs[leaves]
-            cf[leaves] = self.leaf(rows[leaves], p[leaves], ev[leaves], eo[leaves])
+            p[exact, 1:], p[exact, 0] = 0.0, known[exact, 0]
+            cf[leaves] = self.leaf(rows[leaves], p[leaves], ev[leaves], eo[leaves], exact[leaves], known[leaves])
         if inner.size:
             cf[inner], p[inner] = self._searched(rows[inner], ev[inner], eo[inner], depth, move)
         return (cf[:, 0::2] if top else self.collapse(rows, cf, ev)), p
+
+    def after_move(self, parents: Rows, children: Rows, values: Ints, owners: Ints, depth: int, move: Cube,
+                   outputs: Optional[Floats] = None) -> tuple[Floats, Floats]:
+        """:meth:`values` of the positions moves of ``parents`` lead to: one whose side to move is still the
+        mover's continues its turn (an extra roll, a pending list), where no double is offered."""
+        same = children[:, layout.TURN] == parents[:, layout.TURN]
+        cf, p = np.zeros(values.shape), np.zeros((len(children), 5))
+        for mid_turn in (False, True):
+            at = np.flatnonzero(same == mid_turn)
+            if at.size:
+                cf[at], p[at] = self.values(children[at], values[at], owners[at], depth, mid_turn, move,
+                                            None if outputs is None else outputs[at])
+        return cf, p
 
     def _searched(self, rows: Rows, ev: Ints, eo: Ints, depth: int, move: Cube) -> tuple[Floats, Floats]:
         """The average over the rolls (or the one pending list) of each row's best move's values."""
@@ -234,8 +261,8 @@ class CubefulSearch:
         p = np.zeros((len(parent), 5))
         for d in np.unique(deeper):
             at = np.flatnonzero(deeper == d)
-            cf[at], p[at] = self.values(chosen[at], ev[parent[at]], eo[parent[at]], int(d), False, move,
-                                        chosen_p[at] if d == 0 else None)
+            cf[at], p[at] = self.after_move(rows[parent[at]], chosen[at], ev[parent[at]], eo[parent[at]], int(d),
+                                            move, chosen_p[at] if d == 0 else None)
         passed = chosen[:, layout.TURN] != rows[parent, layout.TURN]
         cf[passed] = self.flip(cf[passed])
         p[passed] = flipped(p[passed])
@@ -254,7 +281,7 @@ class CubefulSearch:
         owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         p = evaluate_rows(self.kernels, children, self.evaluator, rows[owners])
         values, owners_code = _state_of(move, len(children))
-        cf, _ = self.values(children, values, owners_code, 0, False, move, p)
+        cf, _ = self.after_move(rows[owners], children, values, owners_code, 0, move, p)
         passed = children[:, layout.TURN] != rows[owners, layout.TURN]
         mine = np.where(passed, self.flip(cf[:, 0]), cf[:, 0])
         best = np.asarray(self.kernels.segment_argmax(mine, offsets), dtype=np.int64)
@@ -278,7 +305,7 @@ class CubefulSearch:
             if index.size:
                 parts.append((index, decided(p[index], cf[index, 0], cf[index, 1], cube, self.match, SIDES[me],
                                              self.table)))
-        return _merged(parts, n)
+        return merged(parts, n)
 
 
 def _state_of(cube: Cube, n: int) -> tuple[Ints, Ints]:
@@ -302,23 +329,6 @@ def _groups(values: Ints, owners: Ints, movers: Ints,
     return found
 
 
-def _merged(parts: list[tuple[Ints, CubeDecision]], n: int) -> CubeDecision:
-    """One decision of ``n`` rows from the decisions of the rows of each side to move."""
-    if len(parts) == 1:
-        return parts[0][1]
-    fields: dict[str, Floats] = {name: np.zeros(n) for name in ("no_double", "double_take", "double_pass",
-                                                               "take_point", "cash_point")}
-    equities, outputs = np.zeros((n, 3)), np.zeros((n, 5))
-    actions = np.empty(n, dtype=object)
-    for index, part in parts:
-        for name, array in fields.items():
-            array[index] = getattr(part, name)
-        equities[index], outputs[index] = part.equities, part.outputs
-        actions[index] = part.action
-    return CubeDecision(fields["no_double"], fields["double_take"], fields["double_pass"], tuple(actions.tolist()),
-                        fields["take_point"], fields["cash_point"], equities, outputs)
-
-
 def cube_decisions(kernels: Kernels, rows: object, evaluator: object, cube: object, match: object, table: object,
                    plies: object) -> CubeDecision:
     """:func:`nardy_fast.cube_decisions` with ``kernels``: the arguments checked, then the search."""
@@ -337,9 +347,9 @@ def cube_decisions(kernels: Kernels, rows: object, evaluator: object, cube: obje
     for tables, index in _by_table(matrix, game, table):
         search = CubefulSearch(kernels, checked, game, met if tables is None else tables, depth)
         parts.append((index, search.decisions(matrix[index], state, depth)))
-    found = _merged(parts, len(matrix))
+    found = merged(parts, len(matrix))
     if single or array.ndim == 1:
-        return _one(found)
+        return one_of(found)
     return found
 
 
@@ -355,17 +365,6 @@ def _by_table(rows: Rows, match: Match, table: object) -> list[tuple[Optional[Ma
         name = DEFAULT_TABLES[VARIANTS[int(number)]]
         groups.setdefault(name, []).append(np.flatnonzero(numbers == number))
     return [(match_equity_table(name), np.sort(np.concatenate(parts))) for name, parts in groups.items()]
-
-
-def _one(found: CubeDecision) -> CubeDecision:
-    """The decision of a batch of one row as one position's: numbers and one text."""
-
-    def first(name: str) -> float:
-        return float(np.asarray(getattr(found, name)).reshape(-1)[0])
-
-    action = found.action if isinstance(found.action, str) else found.action[0]
-    return CubeDecision(first("no_double"), first("double_take"), first("double_pass"), action, first("take_point"),
-                        first("cash_point"), found.equities.reshape(-1, 3)[0], found.outputs.reshape(-1, 5)[0])
 
 
 def cubeful_hint(kernels: Kernels, position: Position, roll: Optional[Sequence[int]], evaluator: object,
@@ -386,7 +385,8 @@ def cubeful_hint(kernels: Kernels, position: Position, roll: Optional[Sequence[i
     children = np.asarray(children)
     search = CubefulSearch(kernels, checked, game, met, depth)
     values, owners = _state_of(state, len(children))
-    found, _ = search.values(children, values, owners, depth, False, state)
+    found, _ = search.after_move(np.repeat(row[None, :], len(children), axis=0), children, values, owners, depth,
+                                 state)
     passed = children[:, layout.TURN] != row[layout.TURN]
     mine = np.where(passed, search.flip(found[:, 0]), found[:, 0])
     order = np.lexsort((np.arange(len(mine)), -mine))

@@ -17,8 +17,15 @@ import numpy.typing as npt
 
 from .analysis import AnalysedPosition
 from .batch import BatchResult, as_array, check_rows
-from .bearoff.store import ONE_SIDED_DOC, TWO_SIDED_DOC, one_sided_table, two_sided_table
-from .bearoff.tables import OneSided, TwoSided
+from .bearoff.store import (
+    CUBEFUL_DOC,
+    ONE_SIDED_DOC,
+    TWO_SIDED_DOC,
+    one_sided_table,
+    two_sided_cubeful_table,
+    two_sided_table,
+)
+from .bearoff.tables import CubefulTwoSided, OneSided, TwoSided
 from .cube import Cube, CubeDecision, Match, MatchEquityTable
 from .cubeduel import CubeDuelResult
 from .cubeful import cube_decisions
@@ -70,6 +77,9 @@ class Implementation:
 
     def two_sided(self, variant: str, *, checkers: int = 6, **flags: object) -> TwoSided:  # noqa: D102 - TWO_SIDED_DOC
         return two_sided_table(self.name, self.kernels.two_sided, variant, checkers, flags)
+
+    def two_sided_cubeful(self, variant: str, *, checkers: int = 6, **flags: object) -> CubefulTwoSided:  # noqa: D102 - CUBEFUL_DOC
+        return two_sided_cubeful_table(self.name, self.kernels.two_sided_cubeful, variant, checkers, flags)
 
     def evaluate(self, rows: object, evaluator: object) -> npt.NDArray[np.float64]:
         """The values of positions for their sides to move by ``evaluator``: (N, 5) float64 for packed rows
@@ -379,5 +389,6 @@ class Implementation:
 # one docstring each, shared with nardy_fast.bearoff's functions, nardy_fast.duel and nardy_fast.rollout
 Implementation.one_sided.__doc__ = ONE_SIDED_DOC
 Implementation.two_sided.__doc__ = TWO_SIDED_DOC
+Implementation.two_sided_cubeful.__doc__ = CUBEFUL_DOC
 Implementation.duel.__doc__ = DUEL_DOC
 Implementation.rollout.__doc__ = ROLLOUT_DOC

@@ -32,7 +32,7 @@ from .state import State, check_limit, limit_error
 
 if TYPE_CHECKING:
     # at run time the bear-off package would be imported whole, and its engine modules read these kernels
-    from .bearoff.tables import OneSidedKernel, TwoSidedKernel
+    from .bearoff.tables import CubefulKernel, OneSidedKernel, TwoSidedKernel
 
 __all__ = [
     "Kernels",
@@ -336,6 +336,7 @@ class Kernels:
     segment_argmax_kernel: SegmentKernel
     one_sided: OneSidedKernel
     two_sided: TwoSidedKernel
+    two_sided_cubeful: CubefulKernel
     evaluate: EvaluateKernel
     searched: Callable[[], int]
     one_row: Optional[OneRow] = None

@@ -16,16 +16,19 @@ from __future__ import annotations
 
 from .layouts import LAYOUTS, MAX_CHECKERS, all_layouts, layouts
 from .semantics import MAX_TURNS, SEMANTICS, Semantics, semantics_of
-from .store import ONE_SIDED_DOC, TWO_SIDED_DOC, cache_directory
-from .tables import TWO_SIDED_CHECKERS, OneSided, RaceProbabilities, TwoSided
+from .store import CUBEFUL_DOC, ONE_SIDED_DOC, TWO_SIDED_DOC, cache_directory
+from .tables import CUBE_STATES, TWO_SIDED_CHECKERS, CubefulTwoSided, OneSided, RaceProbabilities, TwoSided
 from .values import race_probabilities
 
 __all__ = [
     "one_sided",
     "two_sided",
+    "two_sided_cubeful",
     "race_probabilities",
     "OneSided",
     "TwoSided",
+    "CubefulTwoSided",
+    "CUBE_STATES",
     "RaceProbabilities",
     "Semantics",
     "SEMANTICS",
@@ -56,5 +59,14 @@ def two_sided(variant: str, *, checkers: int = 6, **flags: object) -> TwoSided: 
     return table
 
 
+def two_sided_cubeful(variant: str, *, checkers: int = 6, **flags: object) -> CubefulTwoSided:  # noqa: D103 - CUBEFUL_DOC
+    import nardy_fast
+
+    chosen = nardy_fast.implementations()[nardy_fast.IMPLEMENTATION]
+    table: CubefulTwoSided = chosen.two_sided_cubeful(variant, checkers=checkers, **flags)
+    return table
+
+
 one_sided.__doc__ = ONE_SIDED_DOC
 two_sided.__doc__ = TWO_SIDED_DOC
+two_sided_cubeful.__doc__ = CUBEFUL_DOC

@@ -28,16 +28,27 @@ from ..files import Member, read_npz, write_npz
 from ..inputs import boolean
 from .layouts import check_checkers, layouts
 from .semantics import MAX_TURNS, SEMANTICS, semantics_of
-from .tables import TWO_SIDED_CHECKERS, OneSided, OneSidedArrays, OneSidedKernel, TwoSided, TwoSidedKernel
+from .tables import (
+    TWO_SIDED_CHECKERS,
+    CubefulKernel,
+    CubefulTwoSided,
+    OneSided,
+    OneSidedArrays,
+    OneSidedKernel,
+    TwoSided,
+    TwoSidedKernel,
+)
 
 __all__ = [
     "cache_directory",
     "one_sided_table",
     "two_sided_table",
+    "two_sided_cubeful_table",
     "table_of",
     "FORMAT",
     "ONE_SIDED_DOC",
     "TWO_SIDED_DOC",
+    "CUBEFUL_DOC",
 ]
 
 ONE_SIDED_DOC = """The one-sided bear-off table of ``variant`` under rule ``flags`` (docs/rules.md, Bear-off tables):
@@ -52,6 +63,14 @@ TWO_SIDED_DOC = """The two-sided bear-off table of ``variant`` under rule ``flag
 for both sides with up to ``checkers`` (1..6) checkers on their points 1..6, the exact probability
 that the side to move wins, both sides playing to maximise it. Built on first use (the core: in C;
 the reference: in Python, fit for up to 3 checkers a side) and kept for the life of the process."""
+
+CUBEFUL_DOC = """The exact money equities of the two-sided bear-offs of ``variant`` under rule ``flags``
+(docs/rules.md, The doubling cube): for both sides with up to ``checkers`` (1..6) checkers on their
+points 1..6, the equity per unit of the cube of the side to move, before its own cube action, with the
+cube centred, its own or the opponent's, both sides playing and doubling to maximise it, as GNU
+Backgammon's two-sided database holds them. Built on first use (the core: in C, in about a second for 6
+checkers; the reference: in Python, fit for up to 3 or 4 checkers a side) and kept for the life of the
+process."""
 
 #: The version of the cache files' contents: a new one never reads an old file.
 FORMAT = 1
@@ -201,6 +220,26 @@ def two_sided_table(
     return table
 
 
+def two_sided_cubeful_table(
+    implementation: str, kernel: CubefulKernel, variant: object, checkers: object, flags: Mapping[str, object]
+) -> CubefulTwoSided:
+    """The cubeful two-sided table of ``variant`` with rule ``flags`` from an implementation's ``kernel``,
+    built once per process (a larger one already built gives it as its prefix)."""
+    semantics = semantics_of(variant, flags)
+    count = check_checkers(checkers, 1, TWO_SIDED_CHECKERS)
+
+    def build() -> CubefulTwoSided:
+        larger = _larger("two_sided_cubeful", implementation, semantics.key, count)
+        if isinstance(larger, CubefulTwoSided):
+            n = layouts(count)
+            return CubefulTwoSided(semantics, count, larger.values[:, :n, :n], implementation)
+        return CubefulTwoSided(semantics, count, kernel(semantics, count), implementation)
+
+    table = built_once(("two_sided_cubeful", implementation, semantics.key, count), build)
+    assert isinstance(table, CubefulTwoSided)
+    return table
+
+
 def table_of(kind: object, implementation: object, key: object, checkers: object) -> object:
     """The table a pickle names (``OneSided``/``TwoSided`` pickle as their kind, implementation, table key and
     checkers, not as arrays): built, or found, as any other, every part checked."""
@@ -215,7 +254,9 @@ def table_of(kind: object, implementation: object, key: object, checkers: object
         return one_sided_table(kernels.name, kernels.one_sided, variant, checkers, False, flags)
     if type(kind) is str and kind == "two_sided":
         return two_sided_table(kernels.name, kernels.two_sided, variant, checkers, flags)
-    raise field_error(NardyError, "kind", "must be 'one_sided' or 'two_sided'", kind)
+    if type(kind) is str and kind == "two_sided_cubeful":
+        return two_sided_cubeful_table(kernels.name, kernels.two_sided_cubeful, variant, checkers, flags)
+    raise field_error(NardyError, "kind", "must be 'one_sided', 'two_sided' or 'two_sided_cubeful'", kind)
 
 
 def _one_sided_of(implementation: object, key: object, checkers: object) -> OneSided:
@@ -226,6 +267,10 @@ def _two_sided_of(implementation: object, key: object, checkers: object) -> TwoS
     return cast(TwoSided, table_of("two_sided", implementation, key, checkers))
 
 
+def _cubeful_of(implementation: object, key: object, checkers: object) -> CubefulTwoSided:
+    return cast(CubefulTwoSided, table_of("two_sided_cubeful", implementation, key, checkers))
+
+
 def _one_sided_reduced(table: OneSided) -> tuple[Callable[..., OneSided], tuple[object, ...]]:
     return (_one_sided_of, (table.implementation, table.semantics.key, table.checkers))
 
@@ -234,6 +279,11 @@ def _two_sided_reduced(table: TwoSided) -> tuple[Callable[..., TwoSided], tuple[
     return (_two_sided_of, (table.implementation, table.semantics.key, table.checkers))
 
 
+def _cubeful_reduced(table: CubefulTwoSided) -> tuple[Callable[..., CubefulTwoSided], tuple[object, ...]]:
+    return (_cubeful_of, (table.implementation, table.semantics.key, table.checkers))
+
+
 # a table pickles as what it is (built again, or found, where it is loaded), never as arrays to trust
 copyreg.pickle(OneSided, _one_sided_reduced)
 copyreg.pickle(TwoSided, _two_sided_reduced)
+copyreg.pickle(CubefulTwoSided, _cubeful_reduced)

@@ -23,7 +23,15 @@ never when the result is empty):
   ``mean``/``dist``; the empty layout has ``mean_first[0] = 0``, ``dist_first[0] = [1, 0, ...]``;
 * two-sided: ``win[0, y] = 1`` (the side to move has borne off all: it has won), ``win[x, 0] = 0`` for
   ``x`` not empty, else ``win[x, y] = (sum_r w_r * b_r) / 36`` with ``b_r`` the greatest over ``R`` in ``R(x, r)``
-  of 1 for the empty result, ``win[R, y]`` after an extra roll, else ``1 - win[y, R]``.
+  of 1 for the empty result, ``win[R, y]`` after an extra roll, else ``1 - win[y, R]``;
+* two-sided cubeful (money play, docs/rules.md, The doubling cube; GNU Backgammon's ``makebearoff``): ``C``,
+  ``O`` and ``P``, the equity per unit of the cube of the side to move before its own cube action with the
+  cube centred, its own and the opponent's, are 1 at ``x`` empty, -1 at ``y`` empty (``x`` not), else
+  ``(sum_r w_r * b_r) / 36`` with ``b_r`` the greatest over ``R`` in ``R(x, r)`` (each of the three its own
+  move) of 1 for the empty result, the same table's ``[R, y]`` after an extra roll (no double mid-turn),
+  else ``-cube(C[y, R], P[y, R])`` for ``C``, ``-P[y, R]`` for ``O`` and ``-cube(O[y, R], P[y, R])`` for ``P``,
+  where ``cube(nd, dt)`` is ``min(2 dt, 1)`` when ``2 dt >= nd`` and ``1 >= nd`` (the other side doubles, then
+  we take or pass), else ``nd``.
 """
 
 from __future__ import annotations
@@ -45,8 +53,11 @@ __all__ = [
     "OneSidedArrays",
     "OneSidedKernel",
     "TwoSidedKernel",
+    "CubefulKernel",
+    "CUBE_STATES",
     "OneSided",
     "TwoSided",
+    "CubefulTwoSided",
     "RaceProbabilities",
     "TWO_SIDED_CHECKERS",
 ]
@@ -72,6 +83,8 @@ class OneSidedArrays(NamedTuple):
 
 OneSidedKernel = Callable[[Semantics, int], OneSidedArrays]
 TwoSidedKernel = Callable[[Semantics, int], Floats]
+#: A cubeful two-sided builder: ``(3, n, n)`` float64, the centred, own and opponent planes.
+CubefulKernel = Callable[[Semantics, int], Floats]
 
 def _readonly(array: Floats) -> Floats:
     array.setflags(write=False)
@@ -298,6 +311,56 @@ class TwoSided:
             raise field_error(NardyError, "x_counts", "and y_counts must not both be empty", x_counts)
         out = self.win[xi, yi]
         return float(out[0]) if x_single and y_single else out
+
+
+#: The cube states of a cubeful table's planes, as the side to move sees the cube.
+CUBE_STATES = ("centred", "own", "opponent")
+
+
+class CubefulTwoSided:
+    """The exact money equities of two-sided bear-offs (docs/rules.md, The doubling cube): for both sides
+    with up to ``checkers`` (at most 6) checkers on their points 1..6, the equity per unit of the cube of the
+    side to move, before its own cube action, with the cube centred, its own or the opponent's (the planes
+    of ``values``, in :data:`CUBE_STATES` order), both sides playing and doubling to maximise it. Built by
+    :func:`nardy_fast.bearoff.two_sided_cubeful`; read-only, shared by every thread."""
+
+    def __init__(self, semantics: Semantics, checkers: int, values: Floats, implementation: str) -> None:
+        self.semantics, self.implementation = _checked_source(semantics, implementation)
+        self.checkers = check_checkers(checkers, 1, TWO_SIDED_CHECKERS)
+        n = layouts(self.checkers)
+        if not isinstance(values, np.ndarray) or values.shape != (3, n, n) or values.dtype != np.float64:
+            raise field_error(NardyError, "values", f"must be a float64 array of shape {(3, n, n)}", values)
+        if not ((values >= -1.0) & (values <= 1.0)).all():  # NaN included
+            raise field_error(NardyError, "values", "must hold equities in [-1, 1]", values)
+        self.values = _readonly(values)
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes never set: a table made with __new__ alone
+        raise uninitialised_error(type(self).__name__)
+
+    def __repr__(self) -> str:
+        return (f"<CubefulTwoSided {self.semantics.key!r} table of up to {self.checkers} checkers a side "
+                f"({self.implementation})>")
+
+    @property
+    def nbytes(self) -> int:
+        """The memory the table takes."""
+        return self.values.nbytes
+
+    def equities(self, x_counts: object, y_counts: object) -> Floats:
+        """The equities (centred, own, opponent) of the side to move, holding ``x_counts``, against
+        ``y_counts`` (each one layout of 6 counts, or (N, 6) arrays of equal length): (3,) for one pair, else
+        (N, 3). Bad counts, more than ``checkers`` checkers, or both empty: a
+        :class:`~nardy_fast.NardyError` naming the argument."""
+        x, x_single = check_counts(x_counts, "x_counts", self.checkers)
+        y, y_single = check_counts(y_counts, "y_counts", self.checkers)
+        if len(x) != len(y) and not (x_single or y_single):
+            raise field_error(NardyError, "y_counts", f"must hold as many layouts as x_counts ({len(x)})", y_counts)
+        xi, yi = np.broadcast_arrays(layout_ids(x), layout_ids(y))
+        if ((xi == 0) & (yi == 0)).any():
+            raise field_error(NardyError, "x_counts", "and y_counts must not both be empty", x_counts)
+        out: Floats = self.values[:, xi, yi].T
+        return out[0] if x_single and y_single else out
 
 
 assert MAX_CHECKERS == 15

@@ -17,15 +17,16 @@ from .. import layout
 from ..board import mover_point, to_mover
 from ..errors import NardyError, field_error
 from ..kernels import kernels_of
+from ..variants import VARIANTS
 from .layouts import MAX_CHECKERS, layout_ids
-from .store import one_sided_table, two_sided_table
+from .store import one_sided_table, two_sided_cubeful_table, two_sided_table
 from .tables import TWO_SIDED_CHECKERS, RaceProbabilities, race_outcomes
 
 if TYPE_CHECKING:
     from ..kernels import Kernels
     from ..position import Position
 
-__all__ = ["race_probabilities", "row_outcomes"]
+__all__ = ["race_probabilities", "row_outcomes", "exact_cubeful"]
 
 
 def race_probabilities(position: Position) -> RaceProbabilities:
@@ -90,3 +91,35 @@ def row_outcomes(
     out[np.ix_(~black_moves, [0, 1, 3, 4])] = mover[~black_moves]
     out[np.ix_(black_moves, [3, 4, 0, 1])] = mover[black_moves]
     return out
+
+
+def exact_cubeful(kernels: Kernels, rows: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Which of ``rows`` (checked, any variants) have exact money cubeful values, and those values: the rows of
+    unfinished bear-offs whose side is about to roll (no pending list) with at most 6 checkers left a side,
+    and for each its exact chance of winning and its money equities per unit of the cube (centred, own,
+    opponent: :data:`~nardy_fast.bearoff.tables.CUBE_STATES`) from ``kernels``'s two-sided tables (docs/rules.md,
+    The doubling cube); (N,) and (N, 4), zeros where there are none. Each group of rows of one table reads the
+    smallest tables that hold it."""
+    exact = layout.is_bearoff(rows) & ~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0)
+    few = MAX_CHECKERS - TWO_SIDED_CHECKERS  # the fewest borne off by a side with at most 6 left
+    exact &= (rows[:, layout.OFF] >= few) & (rows[:, layout.OFF + 1] >= few)
+    values = np.zeros((len(rows), 4))
+    # rows of one variant and rule flags read one table (the flag columns pick it: ladder_per_value)
+    columns = [layout.VARIANT, layout.FLAGS, layout.EXCEPTION_DOUBLES]
+    keys = (rows[:, columns].astype(np.int64) & 0xFF) @ np.array([1 << 16, 1 << 8, 1])
+    for key in np.unique(keys[exact]):
+        at = np.flatnonzero(exact & (keys == key))
+        flags = dict(layout.unpack(rows[at[0]]).flags)
+        variant = VARIANTS[int(rows[at[0], layout.VARIANT])]
+        board = rows[at, layout.BOARD : layout.BOARD + 24]
+        white = np.maximum(board[:, 0:6], 0)
+        black = np.maximum(-board[:, [mover_point(variant, m) - 1 for m in range(1, 7)]], 0)
+        black_moves = (rows[at, layout.TURN] == 1)[:, None]
+        x = layout_ids(np.where(black_moves, black, white).astype(np.int64))
+        y = layout_ids(np.where(black_moves, white, black).astype(np.int64))
+        needed = int(max(white.sum(axis=1).max(), black.sum(axis=1).max(), 1))
+        win = two_sided_table(kernels.name, kernels.two_sided, variant, needed, flags).win
+        table = two_sided_cubeful_table(kernels.name, kernels.two_sided_cubeful, variant, needed, flags)
+        values[at, 0] = win[x, y]
+        values[at, 1:] = table.values[:, x, y].T
+    return exact, values

@@ -21,7 +21,7 @@ from .matchplay import Score, cash_points, cubeful_mwc
 from .met import MatchEquityTable, default_table
 from .state import SIDES, Cube, Match, other
 
-__all__ = ["CubeDecision", "cube_decision", "check_state", "decided", "proper_actions", "ACTIONS"]
+__all__ = ["CubeDecision", "cube_decision", "check_state", "decided", "proper_actions", "merged", "one_of", "ACTIONS"]
 
 #: Every action :func:`cube_decision` may give, GNU Backgammon's texts.
 ACTIONS = (
@@ -173,3 +173,31 @@ def decided(p: npt.NDArray[np.float64], nd: npt.NDArray[np.float64], dt: npt.NDA
     pick = (lambda a: float(a)) if single else (lambda a: a)
     return CubeDecision(pick(values[..., 0]), pick(values[..., 1]), pick(values[..., 2]),
                         actions[0] if single else actions, pick(np.asarray(take)), pick(np.asarray(cash)), equities, p)
+
+
+def merged(parts: list[tuple[npt.NDArray[np.int64], CubeDecision]], n: int) -> CubeDecision:
+    """One decision of ``n`` rows from the decisions of the rows of each side to move."""
+    if len(parts) == 1:
+        return parts[0][1]
+    names = ("no_double", "double_take", "double_pass", "take_point", "cash_point")
+    fields: dict[str, npt.NDArray[np.float64]] = {name: np.zeros(n) for name in names}
+    equities, outputs = np.zeros((n, 3)), np.zeros((n, 5))
+    actions = np.empty(n, dtype=object)
+    for index, part in parts:
+        for name, array in fields.items():
+            array[index] = getattr(part, name)
+        equities[index], outputs[index] = part.equities, part.outputs
+        actions[index] = part.action
+    return CubeDecision(fields["no_double"], fields["double_take"], fields["double_pass"], tuple(actions.tolist()),
+                        fields["take_point"], fields["cash_point"], equities, outputs)
+
+
+def one_of(found: CubeDecision) -> CubeDecision:
+    """The decision of a batch of one row as one position's: numbers and one text."""
+
+    def first(name: str) -> float:
+        return float(np.asarray(getattr(found, name)).reshape(-1)[0])
+
+    action = found.action if isinstance(found.action, str) else found.action[0]
+    return CubeDecision(first("no_double"), first("double_take"), first("double_pass"), action, first("take_point"),
+                        first("cash_point"), found.equities.reshape(-1, 3)[0], found.outputs.reshape(-1, 5)[0])

@@ -21,7 +21,8 @@ from ..evaluation.outcomes import check_probabilities
 from ..inputs import choice
 from .met import MatchEquityTable
 
-__all__ = ["CLASSES", "EFFICIENCIES", "Efficiencies", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity"]
+__all__ = ["CLASSES", "EFFICIENCIES", "Efficiencies", "cube_efficiency", "money_points", "average_values", "money_cubeful", "dead_equity",
+           "exact_efficiency"]
 
 Floats = Union[float, npt.NDArray[np.float64]]
 
@@ -197,6 +198,21 @@ def money_cubeful(outputs: object, x: object, owner: object = "centred", *, jaco
     live = _money_live(np.asarray(w), np.asarray(lo), safe[..., 0], side, jacoby)
     result = np.where(alive, dead * (1.0 - eff) + live * eff, dead)
     return float(result) if result.ndim == 0 else result
+
+
+def exact_efficiency(outputs: object, exact: object, owner: str, x: object) -> Floats:
+    """The cube efficiency a match gives a position whose exact money equity ``exact`` (per unit of the cube,
+    cube ``owner``) is known (GNU Backgammon's two-sided bear-offs in ``EvaluatePositionCubeful4``): the
+    ``x`` for which Janowski's money equity of ``outputs`` would be ``exact``, within 0 and the class's
+    ``x``; the class's ``x`` where the live and dead equities are less than 0.0001 apart."""
+    p = check_probabilities(outputs, "outputs")
+    dead = dead_equity(p, gammons=True)
+    live = np.asarray(money_cubeful(p, 1.0, owner))
+    eff = efficiency_array(x, p.shape[:-1])
+    apart = np.abs(live - dead) > 1e-4
+    guess = np.divide(np.asarray(exact, dtype=np.float64) - dead, live - dead, out=eff.copy(), where=apart)
+    found: Floats = np.clip(guess, 0.0, eff)
+    return found
 
 
 def efficiency_array(x: object, shape: tuple[int, ...]) -> npt.NDArray[np.float64]:

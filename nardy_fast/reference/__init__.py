@@ -38,6 +38,7 @@ __all__ = [
     "evaluate",
     "duel",
     "two_sided",
+    "two_sided_cubeful",
     "Games",
     "IMPLEMENTATION",
 ]
@@ -75,6 +76,13 @@ def _two_sided(semantics: Semantics, checkers: int) -> Floats:
     return two_sided(semantics, checkers)
 
 
+def _two_sided_cubeful(semantics: Semantics, checkers: int) -> Floats:
+    """The exact cubeful two-sided bear-off values by the reference's recursion (slow)."""
+    from .bearoff import two_sided_cubeful
+
+    return two_sided_cubeful(semantics, checkers)
+
+
 _KERNELS = Kernels(
     name=IMPLEMENTATION,
     batch=python_kernel(Position, child_rows),
@@ -84,6 +92,7 @@ _KERNELS = Kernels(
     segment_argmax_kernel=python_segments,
     one_sided=_one_sided,
     two_sided=_two_sided,
+    two_sided_cubeful=_two_sided_cubeful,
     evaluate=evaluate_rows,
     searched=searched,
 )
@@ -112,3 +121,4 @@ evaluate = IMPLEMENTATION_RECORD.evaluate
 duel = IMPLEMENTATION_RECORD.duel
 one_sided = IMPLEMENTATION_RECORD.one_sided
 two_sided = IMPLEMENTATION_RECORD.two_sided
+two_sided_cubeful = IMPLEMENTATION_RECORD.two_sided_cubeful

@@ -26,7 +26,7 @@ from ..bearoff.semantics import MAX_TURNS, ROLL_ORDER, ROLL_WEIGHTS, SEMANTICS, 
 from ..bearoff.tables import TWO_SIDED_CHECKERS, OneSidedArrays
 from ..errors import NardyError, field_error
 
-__all__ = ["variant_of", "results", "one_sided", "OneSidedRows", "two_sided"]
+__all__ = ["variant_of", "results", "one_sided", "OneSidedRows", "two_sided", "two_sided_cubeful"]
 
 Layout = tuple[int, ...]
 Result = tuple[Layout, bool]
@@ -263,3 +263,53 @@ def two_sided(semantics: Semantics, checkers: int) -> Floats:
             total += weight * best
         win[x, y] = total / 36.0
     return win
+
+
+def _cube(no_double: float, double_take: float) -> float:
+    """The side to roll's value per unit of the cube, doubling where that is worth more (GNU Backgammon's
+    ``CubeEquity``): it doubles when the double-take line (``double_take`` per unit of the doubled cube, so
+    twice that per unit of the cube before) and the pass (1) are both worth at least the no-double line; the
+    other side then takes or passes, whichever costs it less."""
+    if 2.0 * double_take >= no_double and 1.0 >= no_double:
+        return min(2.0 * double_take, 1.0)
+    return no_double
+
+
+def two_sided_cubeful(semantics: Semantics, checkers: int) -> Floats:
+    """The cubeful two-sided table of every pair of layouts of up to ``checkers`` checkers (at most 6;
+    docs/rules.md, The doubling cube): ``values[k, x, y]``, the money equity per unit of the cube of the side
+    to move, holding ``x`` against ``y``, before its own cube action, with the cube centred (``k = 0``), its
+    own (1) or the opponent's (2), both sides playing and doubling to maximise it (the recurrence of
+    :mod:`nardy_fast.bearoff.tables`). Rows and columns are in id order."""
+    number = check_checkers(checkers, most=TWO_SIDED_CHECKERS)
+    moves = _Moves(semantics)
+    table = [tuple(int(c) for c in row) for row in all_layouts(number)]
+    ids = {layout: i for i, layout in enumerate(table)}
+    n = len(table)
+    centred, own, theirs = (np.zeros((n, n)) for _ in range(3))
+    for plane in (centred, own, theirs):
+        plane[0, :] = 1.0  # the side to move has borne off all: it has won a single game
+        plane[1:, 0] = -1.0  # the other side has: it has lost one
+    pips = [_pips(layout) for layout in table]
+    pairs = sorted(
+        ((x, y) for x in range(1, n) for y in range(1, n)), key=lambda pair: pips[pair[0]] + pips[pair[1]]
+    )
+    for x, y in pairs:
+        totals = [0.0, 0.0, 0.0]
+        options = moves(table[x])
+        for roll_index, weight in enumerate(ROLL_WEIGHTS):
+            best = [-2.0, -2.0, -2.0]
+            for left, extra in options[roll_index]:
+                j = ids[left]
+                if j == 0:
+                    values = (1.0, 1.0, 1.0)
+                elif extra:  # the same side rolls again with the cube as it was: no double mid-turn
+                    values = (centred[j, y], own[j, y], theirs[j, y])
+                else:
+                    # the other side to roll (y against j): it may double a centred cube or its own; after
+                    # its double and our take the cube is ours, so its double-take line is its theirs[y, j]
+                    values = (-_cube(centred[y, j], theirs[y, j]), -theirs[y, j], -_cube(own[y, j], theirs[y, j]))
+                best = [max(b, float(v)) for b, v in zip(best, values)]  # each cube state its own best move
+            totals = [t + weight * b for t, b in zip(totals, best)]
+        centred[x, y], own[x, y], theirs[x, y] = (t / 36.0 for t in totals)
+    return np.stack([centred, own, theirs])
