@@ -163,7 +163,7 @@ def test_decisions_read_the_exact_values(variant: str) -> None:
             for owner, exact in (("centred", centred), ("opponent", theirs)):
                 live = float(money_cubeful(outputs, 1.0, owner))
                 guess = min(max((exact - dead) / (live - dead), 0.0), x) if abs(live - dead) > 1e-4 else x
-                lines.append(cube_decision(outputs, guess, match=match, side=turn))
+                lines.append(cube_decision(outputs, guess, match=match, side=turn, variant=variant))
             found = position.cube_decision(match=match)
             assert found.no_double == pytest.approx(float(lines[0].no_double), abs=1e-12)
             assert found.double_take == pytest.approx(float(lines[1].double_take), abs=1e-12)
