@@ -14,7 +14,7 @@ from .cube.state import SIDES
 from .errors import IllegalMoveError, NardyError, field_error
 from .notation import parse_move
 from .position import Position
-from .records import GameRecord, MatchRecord, Replay, score_after, next_match
+from .records import GameRecord, MatchRecord, Replay, next_match, score_after
 from .variants import FLAG_BY_NAME, VARIANTS, flag_from_text, normalize_flags
 
 __all__ = ["read_mat", "TAGS", "RIGHT_COLUMN", "parse_tags"]
