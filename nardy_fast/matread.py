@@ -34,9 +34,20 @@ _NUMBERED = re.compile(r"\s*(\d{1,9})\)")
 _WINS = re.compile(r"Wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\.?", re.IGNORECASE)
 _ROLL = re.compile(r"(\d)(\d):")
 _TRANSFER = re.compile(r"\[([0-9]{1,30})\]:")
-_TOKEN = re.compile(r"\S+")
 _ANSWERS = {"takes": "take", "accepts": "take", "drops": "drop", "passes": "drop", "rejects": "drop"}
+#: The steps of the move tokens read so far (a file repeats them: ``13/9``, ``24/18``), and every roll token.
+_STEPS: dict[str, tuple[tuple[int, int], ...]] = {}
+_ROLLS = {f"{a}{b}:": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _ON = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
+
+
+def _step(token: str) -> tuple[tuple[int, int], ...]:
+    """The (from, to) pairs of one step token (``13/9``, ``25/20*``, ``24/18/13``, ``13/7(2)``, ``6/off``)."""
+    pairs = tuple(parse_move(token))
+    if len(_STEPS) > 100_000:  # a bound on the cache: a hostile file may hold any number of distinct tokens
+        _STEPS.clear()
+    _STEPS[token] = pairs
+    return pairs
 
 
 def parse_tags(tags: list[tuple[str, str]]) -> dict[str, object]:
@@ -82,6 +93,7 @@ class _Reader:
         self.text = ""
         self.move = 0
         self.started = False  # whether the game's first entry was read (its column says who starts)
+        self.first: Optional[Position] = None
 
     def error(self, problem: str, cls: type[NardyError] = NardyError) -> NardyError:
         game = f", game {len(self.games) + (self.replay is not None)}" if self.replay is not None else ""
@@ -164,13 +176,14 @@ class _Reader:
             raise self.error("the match is already won: no game follows")
         if self.length is None and self.cube:
             self.match = Match(jacoby=self.jacoby, beavers=self.beavers)
-        cls = self.position_class
-        if cls is None:
-            import nardy_fast  # the package's Position (the readers name no implementation)
+        if self.first is None:  # one start for every game: positions are immutable
+            cls = self.position_class
+            if cls is None:
+                import nardy_fast  # the package's Position (the readers name no implementation)
 
-            cls = nardy_fast.Position
-        first = cls.start(self.variant, **dict(self.flags))
-        self.replay = Replay(first.to_text(), self.match if self.cube else None, type(first))
+                cls = nardy_fast.Position
+            self.first = cls.start(self.variant, **dict(self.flags))
+        self.replay = Replay(self.first, self.match if self.cube else None)
         self.players_pending = True
         self.started = False
         self.move = 0
@@ -197,33 +210,42 @@ class _Reader:
         self.move = number
         replay = self.replay
         assert replay is not None
-        segment: Optional[tuple[Optional[tuple[int, int]], list[str]]] = None
-        tokens = [(m.start(), m.group()) for m in _TOKEN.finditer(line, numbered.end())]
+        rest = line[numbered.end() :]
+        column = len(rest) - len(rest.lstrip())  # where the line's first entry starts, after "n)"
+        segment: Optional[tuple[Optional[tuple[int, int]], list[str], list[tuple[int, int]]]] = None
+        tokens = rest.split()
         sides: list[str] = []  # the side of each entry of the line, in order
         position = 0
         while position < len(tokens):
-            column, token = tokens[position]
+            token = tokens[position]
             position += 1
-            roll, transfer = _ROLL.fullmatch(token), _TRANSFER.fullmatch(token)
+            pairs = _STEPS.get(token)
+            if pairs is not None:  # the common case first: a step of a move seen before
+                if segment is None:
+                    raise self.error(f"{token!r} is no roll, move or cube action")
+                segment[1].append(token)
+                segment[2].extend(pairs)
+                continue
+            roll = _ROLLS.get(token) or _ROLL.fullmatch(token)
+            transfer = _TRANSFER.fullmatch(token) if roll is None else None
             word = token.lower()
             if roll or transfer or word in ("doubles", "beavers") or word in _ANSWERS:
                 self.play(segment)
                 segment = None
-                self.enter(column, sides, numbered.end())
-            if roll:
-                dice = (int(roll[1]), int(roll[2]))
-                if not all(1 <= d <= 6 for d in dice):
-                    raise self.error(f"{token!r} is not a roll: two dice 1 to 6", IllegalMoveError)
-                segment = (dice, [])
+                self.enter(column, sides)
+            if isinstance(roll, tuple):
+                segment = (roll, [], [])
+            elif roll:
+                raise self.error(f"{token!r} is not a roll: two dice 1 to 6", IllegalMoveError)
             elif transfer:
                 values = tuple(int(d) for d in transfer[1])
                 if values != replay.position.pending:
                     raise self.error(f"the transfer {token!r} is not the pending list {replay.position.pending}",
                                      IllegalMoveError)
-                segment = (None, [])
+                segment = (None, [], [])
             elif word in ("doubles", "beavers"):
                 offered = tokens[position : position + 2]
-                value = offered[1][1] if len(offered) == 2 and offered[0][1] == "=>" else None
+                value = offered[1] if len(offered) == 2 and offered[0] == "=>" else None
                 if value is None and word == "doubles":
                     raise self.error("a double is written 'Doubles => n'")
                 position += 2 if value is not None else 0
@@ -234,25 +256,37 @@ class _Reader:
                                  "double" if word == "doubles" else "beaver")
             elif word in _ANSWERS:
                 self.cube_action(None, _ANSWERS[word])
+            elif word == "wins":  # GNU Backgammon's money files: the result beside the last entry
+                self.play(segment)
+                segment = None
+                wins = _WINS.fullmatch(" ".join(tokens[position - 1 :]))
+                if wins is None or sides[-1:] == ["black"]:
+                    raise self.error("a result in a move line is 'Wins n points', in the right column")
+                self.read_wins(int(wins[1]), "black" if sides or column >= RIGHT_COLUMN - 5 else "white")
+                break
             elif segment is None:
                 raise self.error(f"{token!r} is no roll, move or cube action")
             else:
+                try:
+                    pairs = _step(token)
+                except NardyError as error:
+                    text = " ".join([*segment[1], token])
+                    raise self.error(f"cannot read the move {text!r}: {error}", IllegalMoveError) from None
                 segment[1].append(token)
+                segment[2].extend(pairs)
         self.play(segment)
         if len(sides) > 2 or (sides[:1] == ["black"] and len(sides) > 1):
             raise self.error("a move line holds the first player's entry, then the second's, no more")
 
-    def enter(self, column: int, sides: list[str], start: int) -> None:
+    def enter(self, column: int, sides: list[str]) -> None:
         """A new entry of a move line: the line's first entry is in the left column (White's) or the right."""
         replay = self.replay
         assert replay is not None
         side = replay.position.turn if replay.offered is None else SIDES[replay.offered == "white"]
         if not sides:
-            right = column - start >= RIGHT_COLUMN - 5
+            right = column >= RIGHT_COLUMN - 5
             if not self.started and replay.position.turn != SIDES[right]:  # the first entry: who starts
-                start_position = replay.start
-                turned = type(start_position)(start_position.state._replace(turn=SIDES[right]))
-                replay.start = turned
+                replay.turn_first(SIDES[right])
                 side = SIDES[right]
             elif SIDES[right] != side:
                 raise self.error(f"{'right' if right else 'left'} column's entry is out of turn: {side} is to act")
@@ -260,16 +294,12 @@ class _Reader:
             sides.append(side)
         self.started = True
 
-    def play(self, segment: Optional[tuple[Optional[tuple[int, int]], list[str]]]) -> None:
+    def play(self, segment: Optional[tuple[Optional[tuple[int, int]], list[str], list[tuple[int, int]]]]) -> None:
         if segment is None:
             return
-        roll, tokens = segment
+        roll, tokens, pairs = segment
         text = " ".join(tokens)
         assert self.replay is not None
-        try:
-            pairs = parse_move(text)
-        except NardyError as error:
-            raise self.error(f"cannot read the move {text!r}: {error}", IllegalMoveError) from None
         where = f"line {self.line}, game {len(self.games) + 1}, move {self.move}"
         try:
             self.replay.play(roll, pairs, text or "pass", where)

@@ -107,12 +107,17 @@ def _game_lines(record: MatchRecord, game: GameRecord, plain: bool) -> list[str]
             number += 1
             lines.append(f"{number:3d}) {row[0]:<{_LEFT}} {row[1]}".rstrip())
             row = []
+    wins = f"Wins {game.points} point{'s' if game.points != 1 else ''}"
+    placed = False  # whether the result stands in the last move line
     if row:
         number += 1
+        if game.winner == "black" and len(row) == 1:  # GNU Backgammon's place for it: the line's right entry
+            row.append(" " + wins)
+            placed = True
         lines.append(f"{number:3d}) {row[0]:<{_LEFT}} {row[1] if len(row) > 1 else ''}".rstrip())
-    if game.winner is not None:
+    if game.winner is not None and not placed:
         indent = " " * _WINS_INDENT[SIDES.index(game.winner)]
-        lines.append(f"{indent}Wins {game.points} point{'s' if game.points != 1 else ''}")
+        lines.append(f"{indent}{wins}")
     return lines + [""]
 
 

@@ -211,11 +211,14 @@ def find_move(position: Position, roll: Optional[tuple[int, int]], pairs: list[t
         legal = position.legal_moves(roll)
     except NardyError as error:
         raise field_error(IllegalMoveError, where, str(error), text) from None
-    count = len(pairs)
-    key = sorted(pairs)
+    # the canonical order plays the highest point first, then the highest die (docs/rules.md, Canonical step
+    # order): the text's steps in that order are most often the move's own, compared without sorting each
+    ordered = sorted(pairs, key=lambda pair: (pair[0], pair[0] - pair[1]), reverse=True)
     for move in legal:
-        steps = move.steps
-        if len(steps) == count and sorted([(step.src, step.dst) for step in steps]) == key:
+        if [step[:2] for step in move.steps] == ordered:
+            return move
+    for move in legal:  # the same steps in another order (a bear-off or an entry played first)
+        if sorted(step[:2] for step in move.steps) == sorted(ordered):
             return move
     try:  # the slow path, for a split of the dice other than the canonical one
         reached = position.play(" ".join(f"{a}/{b}" for a, b in pairs) or "pass", roll)
@@ -228,8 +231,11 @@ class Replay(CubeActions):
     """A game replayed from a record's events: each ply's roll as recorded, the cube actions by the game's
     rules (:class:`~nardy_fast.gamecube.CubeActions`), a resignation, and the points the game scored."""
 
-    def __init__(self, start: str, match: Optional[Match], position_class: Optional[type[Position]] = None) -> None:
-        if position_class is None:
+    def __init__(self, start: Union[str, Position], match: Optional[Match],
+                 position_class: Optional[type[Position]] = None) -> None:
+        if isinstance(start, Position):
+            position_class = type(start)
+        elif position_class is None:
             import nardy_fast  # the package's Position (the records name no implementation)
 
             position_class = nardy_fast.Position
@@ -237,14 +243,20 @@ class Replay(CubeActions):
         self.opening = "record"  # the first roll is thrown with the game: nobody doubles before it
         self.roll = None
         self.history = []
-        self.start = position_class.from_text(start)
+        self.start = self.current = start if isinstance(start, Position) else position_class.from_text(start)
         self.resigned: Optional[tuple[str, int]] = None  # (winner, points) of a resignation
         self.events: list[Event] = []
 
     @property
     def position(self) -> Position:
         """The position now."""
-        return self.history[-1][1].result if self.history else self.start
+        return self.current
+
+    def turn_first(self, side: str) -> None:
+        """Before the first move: ``side`` moves first (the start with that side to move)."""
+        if self.history or self.actions:
+            raise field_error(NardyError, "side", "moves first only before the game's first move", side)
+        self.start = self.current = type(self.start)(self.start.state._replace(turn=side))
 
     def turn_start(self) -> bool:
         """As :meth:`CubeActions.turn_start`, the roll being the record's next (none before a pending list)."""
@@ -279,18 +291,20 @@ class Replay(CubeActions):
 
     def play(self, roll: Optional[tuple[int, int]], pairs: list[tuple[int, int]], text: str, where: str) -> Move:
         """Play the move of ``pairs`` for ``roll`` (``None``: the pending list)."""
-        position = self.position
-        if self.is_over():
+        position = self.current
+        if self.resigned is not None or self.dropped is not None or position.is_over():
             raise field_error(IllegalMoveError, where, "the game is over: no move follows", text)
         if self.offered is not None:
             raise field_error(NardyError, where, "a double awaits its answer", text)
-        if (roll is None) != bool(position.pending):
+        pending = position.pending
+        if (roll is None) != bool(pending):
             problem = "a transfer segment needs a pending list" if roll is None else (
                 f"the pending list {position.pending} is played before a roll")
             raise field_error(IllegalMoveError, where, problem, text)
         move = find_move(position, roll, pairs, text, where)
         self.history.append((roll, move))
-        self.events.append(Ply(position.turn, roll, tuple(move.steps), position.pending))
+        self.current = move.result
+        self.events.append(Ply(position.turn, roll, tuple(move.steps), pending))
         return move
 
     def cube_action(self, side: str, action: str, where: str) -> None:

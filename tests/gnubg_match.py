@@ -3,7 +3,8 @@ Backgammon (the ``gnubg`` package) plays a match between two of its 0-ply player
 or imports a ``.mat`` file; either way the match as GNU Backgammon holds it (``gnubg.match()``: each game's
 dice, moves and cube actions, and its result) is written as JSON.
 
-``python tests/gnubg_match.py play LENGTH SEED OUT.mat OUT.json`` or ``... import IN.mat OUT.json``.
+``python tests/gnubg_match.py play LENGTH SEED OUT.mat OUT.json`` (a match), ``... money GAMES SEED OUT.mat
+OUT.json`` (a money session of GAMES games) or ``... import IN.mat OUT.json``.
 """
 
 from __future__ import annotations
@@ -16,14 +17,19 @@ def main() -> None:
     import gnubg
 
     gnubg.command("set threads 1")
-    if sys.argv[1] == "play":
+    if sys.argv[1] in ("play", "money"):
         length, seed, mat, out = sys.argv[2:]
         gnubg.command(f"set seed {int(seed)}")
         for player in (0, 1):
             gnubg.command(f"set player {player} gnubg")
             gnubg.command(f"set player {player} chequerplay evaluation plies 0")
             gnubg.command(f"set player {player} cubedecision evaluation plies 0")
-        gnubg.command(f"new match {int(length)}")
+        if sys.argv[1] == "play":
+            gnubg.command(f"new match {int(length)}")
+        else:  # a money session goes on for ever unless each game is started by hand
+            gnubg.command("set automatic game off")
+            for _ in range(int(length)):
+                gnubg.command("new game")
         gnubg.command(f"export match mat {mat}")
     else:
         mat, out = sys.argv[2:]

@@ -2,9 +2,10 @@
 
 The oracle is GNU Backgammon's own record of a match (``gnubg.match()``: each game's dice, moves as its own
 (from, to) pairs, cube actions, resignations and result), dumped as JSON by ``tests/gnubg_match.py`` beside the
-``.mat`` file it exported. Two matches are committed (``tests/data/gnubg-match3-seed{1,5}.{mat,json}``, made by
-``python tests/gnubg_match.py play 3 SEED X.mat X.json`` with gnubg 1.1.0a16: 0-ply players, ``set seed SEED``;
-seed 5 ends in a resignation), so the reading is checked where ``gnubg`` is absent; with ``gnubg`` installed a
+``.mat`` file it exported. Two matches and a money session are committed (``tests/data/gnubg-match3-seed{1,5}``,
+made by ``python tests/gnubg_match.py play 3 SEED X.mat X.json`` with gnubg 1.1.0a16: 0-ply players, ``set seed
+SEED``; seed 5 ends in a resignation; ``gnubg-money4-seed3`` by ``... money 4 3 X.mat X.json``: its drop's result
+stands in a move line), so the reading is checked where ``gnubg`` is absent; with ``gnubg`` installed a
 fresh match is played, and GNU Backgammon imports this package's export of it back to the same match.
 """
 
@@ -73,10 +74,10 @@ def round_trip(record: MatchRecord, Position: type[Position]) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("seed", [1, 5])
-def test_gnubg_matches_read_move_for_move(Position: type[Position], seed: int) -> None:
-    record = nardy_fast.read_match(DATA / f"gnubg-match3-seed{seed}.mat", position_class=Position)
-    gnubg = json.loads((DATA / f"gnubg-match3-seed{seed}.json").read_text())
+@pytest.mark.parametrize("name", ["gnubg-match3-seed1", "gnubg-match3-seed5", "gnubg-money4-seed3"])
+def test_gnubg_matches_read_move_for_move(Position: type[Position], name: str) -> None:
+    record = nardy_fast.read_match(DATA / f"{name}.mat", position_class=Position)
+    gnubg = json.loads((DATA / f"{name}.json").read_text())
     assert_same_as_gnubg(record, gnubg, Position)
     text = round_trip(record, Position)
     assert_same_as_gnubg(nardy_fast.read_match(io.StringIO(text), position_class=Position), gnubg, Position)
@@ -105,11 +106,11 @@ def _gnubg(*args: str, tmp_path: Path) -> dict[str, Any]:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("gnubg") is None, reason="GNU Backgammon (gnubg package) is absent")
-@pytest.mark.parametrize(("length", "seed"), [(5, 11), (7, 12)])
-def test_gnubg_plays_and_reads_back_our_export(Position: type[Position], tmp_path: Path, length: int,
+@pytest.mark.parametrize(("kind", "length", "seed"), [("play", 5, 11), ("play", 7, 12), ("money", 5, 13)])
+def test_gnubg_plays_and_reads_back_our_export(Position: type[Position], tmp_path: Path, kind: str, length: int,
                                                seed: int) -> None:
     mat = tmp_path / "gnubg.mat"
-    played = _gnubg("play", str(length), str(seed), str(mat), tmp_path=tmp_path)
+    played = _gnubg(kind, str(length), str(seed), str(mat), tmp_path=tmp_path)
     record = nardy_fast.read_match(mat, position_class=Position)
     assert_same_as_gnubg(record, played, Position)
     ours = tmp_path / "ours.mat"
