@@ -6,6 +6,7 @@ one entry: a transfer segment ``[values]:`` before its roll, an extra roll after
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from .cube.state import SIDES
@@ -18,6 +19,8 @@ __all__ = ["write_mat", "is_backgammon"]
 
 #: The width of a move line's left entry (GNU Backgammon's: the right one starts at column 33).
 _LEFT = 27
+#: Each roll's head of a move entry.
+_HEADS = {(a, b): f"{a}{b}:" for a in range(1, 7) for b in range(1, 7)}
 #: Where a ``Wins`` line of each column starts.
 _WINS_INDENT = (6, 34)
 
@@ -30,6 +33,12 @@ def is_backgammon(record: MatchRecord) -> bool:
 
 def _gnu_step(step: Step) -> str:
     return f"{step.src}/{step.dst}{'*' if step.hit else ''}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_text(steps: tuple[Step, ...], plain: bool) -> str:
+    """A move's steps as written (a session repeats its moves: the cache saves formatting them again)."""
+    return " ".join(map(_gnu_step if plain else str, steps))
 
 
 def _name(name: str) -> str:
@@ -65,14 +74,12 @@ def _entries(game: GameRecord, plain: bool) -> list[tuple[str, str]]:
     cube = 1
     last: Optional[str] = None  # the kind of the last entry: "move" or "cube"
     for event in game.events:
-        if isinstance(event, Ply):
-            steps = " ".join(map(_gnu_step if plain else str, event.steps))
-            if event.roll is None:
-                head = "[" + "".join(map(str, event.pending)) + "]:"
-            else:
-                head = f"{event.roll[0]}{event.roll[1]}:"
+        if type(event) is Ply:
+            steps = _move_text(event.steps, plain)
+            roll = event.roll
+            head = _HEADS[roll] if roll is not None else "[" + "".join(map(str, event.pending)) + "]:"
             text = f"{head} {steps}" if steps else head
-            if entries and entries[-1][0] == event.side and last == "move":
+            if last == "move" and entries[-1][0] == event.side:
                 entries[-1][1].append(text)
             else:
                 entries.append((event.side, [text]))
