@@ -40,9 +40,17 @@ def match_record(games: Sequence[object], players: tuple[str, str] = ("White", "
     first: Game = played[0]  # type: ignore[assignment]
     length = first.match.length if first.cubeful else None
     score = (0, 0) if length is None else first.match.score
-    records = []
+    records: list[GameRecord] = []
+    crawford = True  # the Crawford rule, unless a game that would be the Crawford game is not
     for number, game in enumerate(played, 1):
         assert isinstance(game, Game)
+        if length is not None and records:
+            before = records[-1]
+            assert before.match is not None and before.winner is not None
+            expected = before.match.after(before.winner, before.points)
+            if expected is None or game.match.length != length or game.match.score != expected.score:
+                raise field_error(NardyError, "games", "must follow one another in one match", number)
+            crawford = crawford and game.match.crawford == expected.crawford
         if game.start.variant != first.start.variant or game.start.flags != first.start.flags:
             raise field_error(NardyError, "games", "must all be of one variant and its rule flags", number)
         if number < len(played) and not game.is_over():
@@ -57,6 +65,7 @@ def match_record(games: Sequence[object], players: tuple[str, str] = ("White", "
         variant=first.start.variant,
         flags=tuple(sorted((n, v) for n, v in first.start.flags.items() if not is_default(n, v))),
         cube=first.cubeful,
+        crawford=crawford,
         jacoby=first.match.jacoby,
         beavers=first.match.beavers,
     )

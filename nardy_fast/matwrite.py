@@ -12,8 +12,8 @@ from typing import Optional
 from .cube.state import SIDES
 from .errors import NardyError, field_error
 from .position import Step
-from .records import CubeAction, GameRecord, MatchRecord, Ply, Resignation
-from .variants import flag_to_text
+from .records import CubeAction, GameRecord, MatchRecord, Ply, Resignation, variant_starts
+from .variants import VARIANTS, flag_to_text
 
 __all__ = ["write_mat", "is_backgammon"]
 
@@ -128,6 +128,16 @@ def _game_lines(record: MatchRecord, game: GameRecord, plain: bool) -> list[str]
     return lines + [""]
 
 
+@lru_cache(maxsize=256)
+def _starts(start: str) -> tuple[str, str]:
+    """The variant's start of a game's ``start`` text, with either side to move."""
+    import nardy_fast  # the package's Position (the writer names no implementation)
+
+    variant = start.split(" ", 1)[0]
+    position = nardy_fast.Position.from_text(start) if variant in VARIANTS else None
+    return ("", "") if position is None else variant_starts(position)
+
+
 def write_mat(record: MatchRecord) -> str:
     """The ``.mat`` text of ``record`` (lines ending in ``\\n``)."""
     if not isinstance(record, MatchRecord):
@@ -137,6 +147,9 @@ def write_mat(record: MatchRecord) -> str:
     plain = is_backgammon(record)
     lines = _header(record)
     for game in record.games:
+        if game.start not in _starts(game.start):
+            raise field_error(NardyError, f"game {game.number}", "a .mat game starts at its variant's start",
+                              game.start)
         if any(isinstance(e, Resignation) for e in game.events[:-1]):
             raise field_error(NardyError, f"game {game.number}", "a resignation ends a game", game.events)
         lines += _game_lines(record, game, plain)

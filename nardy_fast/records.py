@@ -20,7 +20,8 @@ from .gamecube import CubeActions
 from .position import Move, Position, Step
 from .variants import VARIANTS
 
-__all__ = ["Ply", "CubeAction", "Resignation", "GameRecord", "MatchRecord", "Replay", "Event", "find_move", "score_after", "next_match", "ACTIONS"]
+__all__ = ["Ply", "CubeAction", "Resignation", "GameRecord", "MatchRecord", "Replay", "Event", "find_move", "score_after", "next_match", "ACTIONS",
+           "variant_starts"]
 
 #: A record's cube actions (a pass of a double is ``"drop"``, as the file formats write it).
 ACTIONS = ("double", "take", "drop", "beaver")
@@ -263,8 +264,8 @@ class Replay(CubeActions):
         position = self.position
         if self.is_over() or position.pending:
             return False
-        if not self.history:
-            return False
+        if not self.history:  # a game from a position may open with a double: no opening roll was thrown
+            return self.start.to_text() not in variant_starts(self.start) and not self.actions
         return self.history[-1][1].parent.turn != position.turn
 
     def is_over(self) -> bool:
@@ -336,6 +337,22 @@ class Replay(CubeActions):
         """The game's record so far."""
         return GameRecord(number, self.start.to_text(), score, match, tuple(self.events), self.winner(),
                           self.raw_points())
+
+
+def variant_starts(position: Position) -> tuple[str, str]:
+    """The texts of ``position``'s variant's start (its flags') with White and with Black to move: where a game
+    with an opening roll starts (docs/rules.md, Who starts)."""
+    key = (type(position), position.variant, tuple(sorted(position.flags.items())))
+    texts = _STARTS.get(key)
+    if texts is None:
+        text = type(position).start(position.variant, **position.flags).to_text()
+        variant, _, rest = text.partition(" w ")
+        texts = _STARTS[key] = (text, f"{variant} b {rest}")
+    return texts
+
+
+#: :func:`variant_starts` of the variants, flags and position classes seen.
+_STARTS: dict[tuple[type[Position], str, tuple[tuple[str, object], ...]], tuple[str, str]] = {}
 
 
 def next_match(match: Match, winner: str, points: int, crawford_rule: bool) -> Optional[Match]:
