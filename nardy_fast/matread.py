@@ -26,7 +26,7 @@ TAGS = frozenset({"variant", "rules", "cube", "crawford", "jacoby", "beaver", "b
 #: (the second player's): GNU Backgammon starts it at column 33, the left one at 5.
 RIGHT_COLUMN = 20
 
-_TAG = re.compile(r';\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
+_TAG = re.compile(r';\s*\[\s*([A-Za-z][A-Za-z0-9_ ]*?)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _HEADER = re.compile(r"(\d{1,9})\s+point\s+match", re.IGNORECASE)
 _GAME = re.compile(r"Game\s+(\d{1,9})", re.IGNORECASE)
 _PLAYERS = re.compile(r"(.*?)\s*:\s*(\d{1,9})\s+(.*?)\s*:\s*(\d{1,9})")

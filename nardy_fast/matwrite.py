@@ -48,7 +48,7 @@ def _name(name: str) -> str:
 
 
 def _tag(name: str, value: str) -> str:
-    if any(c in value for c in "\r\n") or any(c in name for c in " \r\n\"[]"):
+    if any(c in value for c in "\r\n") or any(c in name for c in "\r\n\"[]") or name != name.strip() or not name:
         raise field_error(NardyError, "tags", "a tag is a name and a value on one line", (name, value))
     return f'; [{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
 

@@ -129,6 +129,18 @@ def test_names_tags_and_results_kept() -> None:
     assert crawford.crawford and not crawford.cube_actions and crawford.variant == "short"
 
 
+def test_extreme_gammons_header() -> None:
+    """eXtreme Gammon's tags (names with spaces among them) are kept; its Jacoby and Beaver tags are read."""
+    header = ('; [Site "eXtreme Gammon"]\n; [Player 1 "Ann"]\n; [Player 2 "Bob"]\n; [Variation "Backgammon"]\n'
+              '; [Jacoby "Off"]\n; [Beaver "Off"]\n; [CubeLimit "1024"]\n\n')
+    record = nardy_fast.read_match(io.StringIO(header + GNU.split("\n", 1)[1]))
+    assert ("Player 1", "Ann") in record.tags and ("CubeLimit", "1024") in record.tags
+    assert all(name not in ("Jacoby", "Beaver") for name, _ in record.tags)
+    again = text_of(record)
+    assert '; [Player 1 "Ann"]' in again and "Jacoby" not in again
+    assert nardy_fast.read_match(io.StringIO(again)) == record
+
+
 def test_a_record_that_does_not_replay(Position: type[Position]) -> None:
     record = nardy_fast.read_match(io.StringIO(GNU), position_class=Position)
     game = record.games[1]
