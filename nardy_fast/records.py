@@ -215,8 +215,13 @@ def find_move(position: Position, roll: Optional[tuple[int, int]], pairs: list[t
     # the canonical order plays the highest point first, then the highest die (docs/rules.md, Canonical step
     # order): the text's steps in that order are most often the move's own, compared without sorting each
     ordered = sorted(pairs, key=lambda pair: (pair[0], pair[0] - pair[1]), reverse=True)
+    count = len(ordered)
+    src, dst = ordered[0] if ordered else (-1, -1)
     for move in legal:
-        if [step[:2] for step in move.steps] == ordered:
+        steps = move.steps
+        if len(steps) == count and (not count or (steps[0][0] == src and steps[0][1] == dst)) and all(
+            step[0] == a and step[1] == b for step, (a, b) in zip(steps, ordered)
+        ):
             return move
     for move in legal:  # the same steps in another order (a bear-off or an entry played first)
         if sorted(step[:2] for step in move.steps) == sorted(ordered):

@@ -122,3 +122,33 @@ def test_gnubg_plays_and_reads_back_our_export(Position: type[Position], tmp_pat
 
     assert outline(imported) == outline(played)
     assert_same_as_gnubg(record, imported, Position)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gnubg") is None, reason="GNU Backgammon (gnubg package) is absent")
+def test_gnubg_reads_the_packages_own_matches(Position: type[Position], tmp_path: Path) -> None:
+    """A short-nardy match played by the package (random moves, doubles taken or dropped at random, rolls in
+    the order thrown) is exported, and GNU Backgammon imports it to the same moves, cube actions and results."""
+    import random
+
+    from nardy_fast import Game, Match
+
+    rng = random.Random(8)
+    games: list[Game] = []
+    match: Match | None = Match(5)
+    while match is not None:
+        game = Game("short", seed=8, game=len(games), opening="use_single_dice", match=match,
+                    position_class=Position)
+        while not game.is_over():
+            if game.offered is not None:
+                (game.take if rng.random() < 0.7 else game.drop)()
+            elif game.may_double() and rng.random() < 0.05:
+                game.double()
+            else:
+                game.play(rng.choice(sorted(game.legal_moves(), key=lambda move: move.result.zobrist)))
+        games.append(game)
+        match = game.next_match()
+    record = nardy_fast.match_record(games, ("Ann", "Bob"))
+    assert any(g.cube_actions for g in record.games)
+    ours = tmp_path / "ours.mat"
+    nardy_fast.write_match(record, ours)
+    assert_same_as_gnubg(record, _gnubg("import", str(ours), tmp_path=tmp_path), Position)
