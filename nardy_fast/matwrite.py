@@ -11,6 +11,7 @@ from typing import Optional
 
 from .cube.state import SIDES
 from .errors import NardyError, field_error
+from .matread import TAGS  # the tags the dialect owns are written from the record's fields
 from .position import Step
 from .records import CubeAction, GameRecord, MatchRecord, Ply, Resignation, variant_starts
 from .variants import VARIANTS, flag_to_text
@@ -27,7 +28,7 @@ _WINS_INDENT = (6, 34)
 
 def is_backgammon(record: MatchRecord) -> bool:
     """Whether ``record`` is written in GNU Backgammon's plain form: short nardy with the cube and the
-    Crawford rule, no rule flag (short nardy has none), no beaver at a match."""
+    Crawford rule, no rule flag (short nardy has none)."""
     return record.variant == "short" and not record.flags and record.cube and record.crawford
 
 
@@ -54,8 +55,6 @@ def _tag(name: str, value: str) -> str:
 
 
 def _header(record: MatchRecord) -> list[str]:
-    from .matread import TAGS  # the tags the dialect owns are written from the record's fields
-
     lines = [_tag(name, value) for name, value in record.tags if name.lower() not in TAGS]
     if not is_backgammon(record):
         lines.append(_tag("Variant", record.variant))

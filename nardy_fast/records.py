@@ -20,8 +20,10 @@ from .gamecube import CubeActions
 from .position import Move, Position, Step
 from .variants import VARIANTS
 
-__all__ = ["Ply", "CubeAction", "Resignation", "GameRecord", "MatchRecord", "Replay", "Event", "find_move", "score_after", "next_match", "ACTIONS",
-           "variant_starts"]
+__all__ = [
+    "Ply", "CubeAction", "Resignation", "GameRecord", "MatchRecord", "Replay", "Event", "ACTIONS", "find_move",
+    "score_after", "next_match", "variant_starts",
+]  # fmt: skip
 
 #: A record's cube actions (a pass of a double is ``"drop"``, as the file formats write it).
 ACTIONS = ("double", "take", "drop", "beaver")
