@@ -63,12 +63,15 @@ from .errors import (
 from .evaluation.network import Network
 from .evaluation.outcomes import EVALUATORS, OUTPUTS, equity
 from .game import Game
+from .gamerecords import match_record
 from .layout import WIDTH
+from .matchfiles import read_match, write_match
 from .numbering import to_own, to_white
 from .perft import MAX_PERFT_DEPTH, divide, perft
 from .playouts import PlayoutOptions, Trajectories
 from .policies import Greedy
 from .position import ROLLS, Move, Step
+from .records import GameRecord, MatchRecord
 from .rollouts import Rollout
 from .variants import VARIANTS
 
@@ -86,6 +89,11 @@ __all__ = [
     "MAX_PERFT_DEPTH",
     "WIDTH",
     "Game",
+    "MatchRecord",
+    "GameRecord",
+    "match_record",
+    "read_match",
+    "write_match",
     "Rollout",
     "Trajectories",
     "PlayoutOptions",
