@@ -19,7 +19,7 @@ from test_cli_evaluation import SHORT_START, error_line, expected_ranking, print
 
 import nardy_fast
 import nardy_fast.ids as ids
-from nardy_fast import NardyError, NardyWarning, Position
+from nardy_fast import Cube, Match, NardyError, NardyWarning, Position
 from nardy_fast.evaluation.network import Network, shipped_path
 from nardy_fast.policies import Greedy
 
@@ -217,6 +217,13 @@ def test_xgid_cube_and_score_are_read() -> None:
     assert cube == ids.CubeFields(value=4, owner="black", offered=True, match_length=7, score=(3, 1), crawford=True)
     money = ids.read_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10").cube
     assert money == ids.CubeFields(jacoby=True, beaver=True)
+    # the same as the cube and the match a cube decision takes; a Crawford flag at 3-1 to 7 is no match's
+    with pytest.raises(NardyError, match=r"match\.crawford"):
+        cube.state()
+    assert cube._replace(score=(3, 6)).state() == (Cube(4, "black"), Match(7, (3, 6), crawford=True))
+    assert money.state() == (Cube(), Match(jacoby=True, beavers=True))
+    manual = ids.read_match_id(MANUAL_MATCH_ID).cube.state()
+    assert manual == (Cube(2, "black"), Match(9, (4, 2)))
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Sequence
 from typing import NamedTuple, Optional
 
+from ..cube.state import Cube, Match
 from ..errors import InvalidNotationError, InvalidPositionError, NardyError, NardyWarning, field_error
 from ..inputs import boolean, items
 from ..state import State, check_roll, make_state
@@ -26,8 +27,8 @@ class CubeFields(NamedTuple):
     and ``owner`` (``"white"``, ``"black"``, ``None`` centred), a double ``offered`` (and not yet taken), the
     ``match_length`` (0: a money game) and the ``score`` (White's, Black's), the ``crawford`` game, a
     resignation offered (``resigned``: the points offered, 0 none; Match ID only), and the XGID's money rules
-    ``jacoby`` and ``beaver``. A position holds none of them yet (short nardy is played without the cube):
-    the defaults are a money game with a centred 1-cube, the position's own state."""
+    ``jacoby`` and ``beaver``. A position holds none of them (the cube and the match go beside it:
+    :meth:`state`); the defaults are a money game with a centred 1-cube."""
 
     value: int = 1
     owner: Optional[str] = None
@@ -38,6 +39,15 @@ class CubeFields(NamedTuple):
     resigned: int = 0
     jacoby: bool = False
     beaver: bool = False
+
+    def state(self) -> tuple[Cube, Match]:
+        """The cube and the match (or money session, with its Jacoby and beaver rules) these fields describe,
+        as :meth:`nardy_fast.Position.cube_decision` and the other cube functions take them; a double offered
+        and a resignation are not part of either."""
+        cube = Cube(self.value, self.owner)
+        if self.match_length:
+            return cube, Match(self.match_length, self.score, crawford=self.crawford)
+        return cube, Match(jacoby=self.jacoby, beavers=self.beaver)
 
     def unkept(self) -> list[str]:
         """What a position cannot hold of these fields, in words (none for a money game with a centred
@@ -63,7 +73,8 @@ def warn_unkept(field: str, text: str, cube: CubeFields, stacklevel: int = 3) ->
     if unkept:
         problem = (
             f"says {'; '.join(unkept)}, which a position does not hold (it has no cube and no match score): "
-            "only the board, the side to move and the dice are read, and every equity is cubeless money play"
+            "only the board, the side to move and the dice are read; the cube and the match are the fields' "
+            "state(), for cube decisions, and a cubeless equity is money play's"
         )
         warnings.warn(str(field_error(NardyError, field, problem, text)), NardyWarning, stacklevel=stacklevel + 1)
 
