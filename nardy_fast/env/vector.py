@@ -161,8 +161,9 @@ class NardyVectorEnv(VectorEnv[Observation, Actions, npt.NDArray[Any]]):
             raise field_error(
                 NardyError,
                 "max_actions",
-                f"must be at most {MAX_MASK // count - extra:,} for num_envs={count:,}: num_envs * (max_actions"
-                f"{f' + {extra}' if extra else ''}) <= 2**26 (MAX_MASK, the entries of a batch of action masks)",
+                f"must be at most {MAX_MASK // count - extra:,} for num_envs={count:,}: num_envs * "
+                f"{f'(max_actions + {extra})' if extra else 'max_actions'} <= 2**26 (MAX_MASK, the entries of a "
+                "batch of action masks)",
                 max_actions,
             )
         self.render_mode = checked_mode
