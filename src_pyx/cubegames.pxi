@@ -194,12 +194,14 @@ def cube_games(object args, object cube, int64_t first, int64_t last, double[::1
     of the same columns at once): each record's ``result`` (``cube_record``), its last game's ``winner`` and
     ``points``, and the cube's ``value`` at its end. ``stop`` as for ``playout_games``: once set, this returns
     within a ply, its columns part-filled."""
-    cdef const int64_t[::1] numbers = np.ascontiguousarray(cube.numbers, dtype=np.int64)
-    cdef const uint8_t[::1] swap = np.ascontiguousarray(cube.swap, dtype=np.uint8)
-    cdef const int64_t[::1] values = np.ascontiguousarray(cube.values, dtype=np.int64)
-    cdef const int8_t[::1] owners = np.ascontiguousarray(cube.owners, dtype=np.int8)
-    cdef const uint8_t[::1] hold = np.ascontiguousarray(cube.hold, dtype=np.uint8)
-    cdef const int8_t[:, ::1] starts = args.rows
+    # copies of our own: what is checked here is what the games read without the GIL, whatever another
+    # thread does to the caller's arrays meanwhile
+    cdef const int64_t[::1] numbers = np.array(cube.numbers, dtype=np.int64, order="C", copy=True)
+    cdef const uint8_t[::1] swap = np.array(cube.swap, dtype=np.uint8, order="C", copy=True)
+    cdef const int64_t[::1] values = np.array(cube.values, dtype=np.int64, order="C", copy=True)
+    cdef const int8_t[::1] owners = np.array(cube.owners, dtype=np.int8, order="C", copy=True)
+    cdef const uint8_t[::1] hold = np.array(cube.hold, dtype=np.uint8, order="C", copy=True)
+    cdef const int8_t[:, ::1] starts = np.array(args.rows, dtype=np.int8, order="C", copy=True)  # checked once: ours
     cdef int64_t n = numbers.shape[0], limit = args.limit, i
     cdef CubeSession *S = <CubeSession *> calloc(1, sizeof(CubeSession))
     cdef CubeState c

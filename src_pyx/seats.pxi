@@ -77,7 +77,7 @@ def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, 
     ``args.limit`` > 0 is the playout's ``max_results``: a game whose ply would need a search of more positions
     after one number of steps (the ply's own search; a greedy policy's look-ahead is not bounded) is given up
     there, winner ``GIVEN_UP_LIMIT`` (nardy_fast.turns.LIMITED)."""
-    cdef const int8_t[:, ::1] starts = args.rows
+    cdef const int8_t[:, ::1] starts = np.array(args.rows, dtype=np.int8, order="C", copy=True)  # checked once: ours
     cdef int64_t games = args.games, number0 = args.first_game, limit = args.limit, needed
     cdef bint trajectories = args.trajectories
     cdef Generator workspace
