@@ -302,15 +302,24 @@ class TwoSided:
         layout of 6 counts, or (N, 6) arrays of equal length): 1 when ``x`` is empty (it has borne off all), 0
         when only ``y`` is. Bad counts, more than ``checkers`` checkers, or both empty: a
         :class:`~nardy_fast.NardyError` naming the argument."""
-        x, x_single = check_counts(x_counts, "x_counts", self.checkers)
-        y, y_single = check_counts(y_counts, "y_counts", self.checkers)
-        if len(x) != len(y) and not (x_single or y_single):
-            raise field_error(NardyError, "y_counts", f"must hold as many layouts as x_counts ({len(x)})", y_counts)
-        xi, yi = np.broadcast_arrays(layout_ids(x), layout_ids(y))
-        if ((xi == 0) & (yi == 0)).any():
-            raise field_error(NardyError, "x_counts", "and y_counts must not both be empty", x_counts)
+        xi, yi, single = pair_ids(x_counts, y_counts, self.checkers)
         out = self.win[xi, yi]
-        return float(out[0]) if x_single and y_single else out
+        return float(out[0]) if single else out
+
+
+def pair_ids(x_counts: object, y_counts: object, checkers: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool]:
+    """The layout ids of the pairs a two-sided table is asked about (``x_counts`` to move against
+    ``y_counts``: one layout of 6 counts each, or (N, 6) arrays of equal length, at most ``checkers``
+    checkers), and whether it was one pair; a :class:`~nardy_fast.NardyError` naming the argument for bad
+    counts, unequal lengths or both sides empty."""
+    x, x_single = check_counts(x_counts, "x_counts", checkers)
+    y, y_single = check_counts(y_counts, "y_counts", checkers)
+    if len(x) != len(y) and not (x_single or y_single):
+        raise field_error(NardyError, "y_counts", f"must hold as many layouts as x_counts ({len(x)})", y_counts)
+    xi, yi = np.broadcast_arrays(layout_ids(x), layout_ids(y))
+    if ((xi == 0) & (yi == 0)).any():
+        raise field_error(NardyError, "x_counts", "and y_counts must not both be empty", x_counts)
+    return xi, yi, x_single and y_single
 
 
 #: The cube states of a cubeful table's planes, as the side to move sees the cube.
@@ -352,15 +361,9 @@ class CubefulTwoSided:
         ``y_counts`` (each one layout of 6 counts, or (N, 6) arrays of equal length): (3,) for one pair, else
         (N, 3). Bad counts, more than ``checkers`` checkers, or both empty: a
         :class:`~nardy_fast.NardyError` naming the argument."""
-        x, x_single = check_counts(x_counts, "x_counts", self.checkers)
-        y, y_single = check_counts(y_counts, "y_counts", self.checkers)
-        if len(x) != len(y) and not (x_single or y_single):
-            raise field_error(NardyError, "y_counts", f"must hold as many layouts as x_counts ({len(x)})", y_counts)
-        xi, yi = np.broadcast_arrays(layout_ids(x), layout_ids(y))
-        if ((xi == 0) & (yi == 0)).any():
-            raise field_error(NardyError, "x_counts", "and y_counts must not both be empty", x_counts)
+        xi, yi, single = pair_ids(x_counts, y_counts, self.checkers)
         out: Floats = self.values[:, xi, yi].T
-        return out[0] if x_single and y_single else out
+        return out[0] if single else out
 
 
 assert MAX_CHECKERS == 15
