@@ -71,7 +71,7 @@ cdef void game_roll(uint64_t seed, uint64_t game, uint64_t counter, bint stratif
         two_dice(seed, game, counter, STREAM_ROLL, a, b)
 
 
-cdef int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n) noexcept nogil:
+cdef inline int64_t dice_choice(uint64_t seed, uint64_t game, uint64_t ply, uint64_t n) noexcept nogil:
     """A uniform choice in 0..n-1 (``nardy_fast.dice.choice``): the first word below 2**64 - 2**64 % n."""
     cdef uint64_t rem = (<uint64_t> 0 - n) % n
     cdef uint64_t w, j = 0
