@@ -130,8 +130,8 @@ With the cube, ``policy`` plays both seats and takes the cube actions too (a
 :class:`~nardy_fast.Greedy` by its ``cube`` strategy; the built-in and callable policies never double
 and always take). Record ``i`` is game ``first_game + i`` of the seed (money play: the cubeless
 playout's dice) or match ``first_game + i``, whose game ``j`` is number ``(first_game + i) * 256 + j``
-(below 2**54 matches). A game ends by a pass or is played out; neither ``trajectories`` nor
-``truncate`` applies.
+(match numbers below 2**54). A game ends by a pass or is played out; ``trajectories`` and ``truncate``
+are refused. docs/rules.md, Playouts with the cube, has the records and an example.
 """
 
 

@@ -145,6 +145,7 @@ def test_a_game_given_up_at_max_results() -> None:
     ({"match": 3, "truncate": "bearoff"}, "truncate"),
     ({"match": 3, "first_game": MATCH_NUMBERS - 1}, "first_game"),
     ({"cube": True, "games": 0}, "games"),
+    ({"match": 30, "policy": Greedy("heuristic")}, "match"),  # Janowski's decisions read the table, 25 long
 ])
 def test_bad_options_are_named(options: dict[str, Any], field: str) -> None:
     games = options.pop("games", 2)
@@ -203,6 +204,7 @@ def test_the_command_line_writes_the_records(tmp_path: Path, capsys: pytest.Capt
     (["--match", "3", "--score", "3-0"], "--score"),
     (["--match", "3", "--crawford"], "--crawford"),
     (["--match", "3", "--first-game", str(MATCH_NUMBERS)], "--first-game"),
+    (["--match", "30", "--policy", "heuristic"], "--match"),
 ])
 def test_the_command_line_names_bad_options(argv: list[str], option: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["playout", "--games", "2", *argv]) == 2

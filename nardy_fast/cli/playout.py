@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
 
     def play(first: int, count: int) -> npt.NDArray[np.void]:
         chunk = replace(options, first_game=args.first_game + first)
-        with errors_of("--position" if args.position is not None else "--variant", {"first_game": "--first-game", "match": "--match"}):
+        with errors_of("--position" if args.position is not None else "--variant"):
             records: npt.NDArray[np.void] = playout(start, count, seed=args.seed, match=match, **chunk.keywords())
         return records
 
