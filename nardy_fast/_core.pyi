@@ -89,6 +89,7 @@ def cube_games(
     winner: npt.NDArray[np.int8],
     points: npt.NDArray[np.int64],
     value: npt.NDArray[np.int64],
+    tally: npt.NDArray[np.int64],
     stop: npt.NDArray[np.int32],
 ) -> None:
     """Play records ``first`` up to ``last`` of a cubeful duel or rollout (``args``, its checked playout with

@@ -103,6 +103,8 @@ def playout(
     trajectories: Literal[False] = ...,
     truncate: Optional[str] = ...,
     max_results: Optional[int] = ...,
+    cube: bool = ...,
+    match: Union[int, Match, None] = ...,
     **flags: object,
 ) -> Records: ...
 @overload
@@ -120,6 +122,8 @@ def playout(
     trajectories: Literal[True],
     truncate: Optional[str] = ...,
     max_results: Optional[int] = ...,
+    cube: bool = ...,
+    match: Union[int, Match, None] = ...,
     **flags: object,
 ) -> tuple[Records, Trajectories]: ...
 def playout(
@@ -136,6 +140,8 @@ def playout(
     trajectories: bool = False,
     truncate: Optional[str] = None,
     max_results: Optional[int] = None,
+    cube: bool = False,
+    match: Union[int, Match, None] = None,
     **flags: object,
 ) -> Played:
     played: Played = RECORD.playout(
@@ -151,6 +157,8 @@ def playout(
         trajectories=trajectories,  # type: ignore[call-overload]  # a bool: the implementation's overloads' union
         truncate=truncate,
         max_results=max_results,
+        cube=cube,
+        match=match,
         **flags,
     )
     return played

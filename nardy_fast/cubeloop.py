@@ -259,12 +259,15 @@ def kernel_seats(kernels: Kernels, args: PlayoutArgs,
 
 class KernelGames(NamedTuple):
     """What a kernel's cubeful games give, per record: ``result`` (as :attr:`CubeLockstep.result`), the
-    ``winner`` of its last game (-1: given up), that game's ``points`` and the cube's ``value`` at its end."""
+    ``winner`` of its last game (-1: given up), that game's ``points``, the cube's ``value`` at its end, and
+    its ``tally`` (n, 4): the plies of all its games, how many games it played, and the final score (White's,
+    Black's; 0-0 at money play), which a playout's records show."""
 
     result: npt.NDArray[np.float64]
     winner: npt.NDArray[np.int8]
     points: Ints
     value: Ints
+    tally: Ints
 
 
 def play_in_kernel(kernels: Kernels, args: PlayoutArgs, seated: tuple[tuple[Seat, Seat], tuple[int, int]],
@@ -284,6 +287,6 @@ def play_in_kernel(kernels: Kernels, args: PlayoutArgs, seated: tuple[tuple[Seat
                     1 if money or single else GAMES_PER_MATCH, strategies, table.pre, table.post, efficiencies)
     n = len(numbers)
     out = KernelGames(np.zeros(n), np.full(n, -1, dtype=np.int8), np.zeros(n, dtype=np.int64),
-                      np.zeros(n, dtype=np.int64))
+                      np.zeros(n, dtype=np.int64), np.zeros((n, 4), dtype=np.int64))
     kernels.cube_games(args._replace(seats=seats), cube, 0, n, *out, stop)
     return None if stop[0] else out

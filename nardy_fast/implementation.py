@@ -27,8 +27,9 @@ from .bearoff.store import (
 )
 from .bearoff.tables import CubefulTwoSided, OneSided, TwoSided
 from .cube import Cube, CubeDecision, Match, MatchEquityTable
-from .cubeduel import CubeDuelResult
+from .cubeduel import CubeDuelResult, session_match
 from .cubeful import cube_decisions
+from .cubeplayouts import cube_playout
 from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
@@ -38,7 +39,7 @@ from .errors import NardyError
 from .evaluation.evaluators import evaluate
 from .kernels import HintKernel, Kernels
 from .layout import WIDTH, Rows
-from .playouts import Played, PlayoutOptions, Records, Trajectories, play
+from .playouts import PLAYOUT_DOC, Played, PlayoutOptions, Records, Trajectories, play
 from .policies import hint_moves
 from .position import Move
 from .position import Position as BasePosition
@@ -232,6 +233,8 @@ class Implementation:
         trajectories: Literal[False] = ...,
         truncate: Optional[str] = ...,
         max_results: Optional[int] = ...,
+        cube: bool = ...,
+        match: Union[int, Match, None] = ...,
         **flags: object,
     ) -> Records: ...
     @overload
@@ -250,9 +253,11 @@ class Implementation:
         trajectories: Literal[True],
         truncate: Optional[str] = ...,
         max_results: Optional[int] = ...,
+        cube: bool = ...,
+        match: Union[int, Match, None] = ...,
         **flags: object,
     ) -> tuple[Records, Trajectories]: ...
-    def playout(
+    def playout(  # noqa: D102 - PLAYOUT_DOC
         self,
         start: object,
         games: int,
@@ -267,50 +272,16 @@ class Implementation:
         trajectories: bool = False,
         truncate: Optional[str] = None,
         max_results: Optional[int] = None,
+        cube: bool = False,
+        match: Union[int, Match, None] = None,
         **flags: object,
     ) -> Played:
-        """Play ``games`` whole games with seeded dice and return one :data:`~nardy_fast.game.RECORD` per game
-        (winner, points, plies, turns, start); with ``trajectories=True``, ``(records, trajectories)``.
-
-        ``start`` is a variant name (each game rolls who starts and plays the opening per ``opening``, rule
-        flags as keyword arguments), a ``Position``, or packed rows (game ``g`` starts from row ``g % N``; the
-        side to move rolls first). The games are numbered ``first_game`` .. ``first_game + games - 1``, and the
-        dice of game ``g`` are a pure function of ``(seed, g)`` (:mod:`nardy_fast.dice`): the records never
-        depend on ``threads``, on the implementation, or on how the games are split into calls
-        (``playout(s, 100, seed=1, first_game=50)`` is ``playout(s, 150, seed=1)[50:]``); ``seed`` is 0
-        unless given, as for :class:`~nardy_fast.Game` and the command line. ``stratify=True``
-        makes the first two rolls of game ``g`` its pair of all 36 x 36 (the rollouts' variance reduction).
-
-        ``policy`` chooses each move:
-
-        * ``"random"``: a seeded uniform choice among the distinct legal results;
-        * ``"first"``: the first in ``legal_moves`` order;
-        * a callable ``policy(children, offsets) -> choices`` for models that score positions in bulk. The
-          games are played ``batch`` at a time in lock-step: once per ply the policy gets the children of
-          every unfinished game of the batch, ``children`` (M, 64) int8 rows in ``legal_moves`` order and
-          ``offsets`` (n + 1,) int64 (the children of the ``i``-th unfinished game, in game order, are
-          ``children[offsets[i]:offsets[i + 1]]``; both are read-only copies the package never reads again, so
-          nothing a policy does to them changes a game), and returns ``n`` integers, the index of the chosen
-          child within each game's (copied, then checked). Its cost is one ``batch_children`` call and one
-          Python call per ply of a batch, so large batches amortise it. A policy may call back into the
-          package; an exception it raises propagates unchanged and the playout returns nothing.
-
-        ``truncate="bearoff"`` stops each game at its first bear-off position whose side to move is to roll
-        (docs/rules.md, Races and bear-off positions; the start itself, maybe; a pending list is played
-        first): its record has winner -2 and points 0, and its trajectory ends there.
-
-        ``max_results`` gives a game up (winner :data:`~nardy_fast.game.LIMITED`, points 0, its trajectory ending
-        there) at a ply whose own search would hold more positions after one number of steps; ``None``: no bound.
-
-        The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
-        A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
-        compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
-        policies run on ``threads`` threads too, each its own range of games. An exception in any thread
-        (Ctrl-C in the calling one) stops every thread within a ply, and is raised once they have all stopped.
-        """
         options = PlayoutOptions(
             policy, threads, opening, first_game, stratify, batch, trajectories, truncate, max_results, flags
         )
+        session = session_match(cube, match)
+        if session is not None:
+            return cube_playout(self.kernels, start, games, seed, options, session)
         return self.play(start, games, seed, options)
 
     def play(self, start: object, games: object, seed: object, options: PlayoutOptions) -> Played:
@@ -386,9 +357,10 @@ class Implementation:
         return roll_out(self.kernels, position, games, seed, options)
 
 
-# one docstring each, shared with nardy_fast.bearoff's functions, nardy_fast.duel and nardy_fast.rollout
+# one docstring each, shared with nardy_fast.bearoff's functions, nardy_fast.duel, playout and rollout
 Implementation.one_sided.__doc__ = ONE_SIDED_DOC
 Implementation.two_sided.__doc__ = TWO_SIDED_DOC
 Implementation.two_sided_cubeful.__doc__ = CUBEFUL_DOC
 Implementation.duel.__doc__ = DUEL_DOC
+Implementation.playout.__doc__ = PLAYOUT_DOC
 Implementation.rollout.__doc__ = ROLLOUT_DOC

@@ -228,9 +228,9 @@ class PlayoutArgs(NamedTuple):
 PlayoutKernel = Callable[[PlayoutArgs], Played]
 
 #: An implementation's kernel for cubeful games of seats it plays itself: ``cube_games(args, cube, first, last,
-#: result, winner, points, value, stop)`` plays records ``first`` up to ``last`` (the core's ``cube_games``).
+#: result, winner, points, value, tally, stop)`` plays records ``first`` up to ``last`` (the core's ``cube_games``).
 CubeKernel = Callable[[PlayoutArgs, CubeArgs, int, int, Floats, npt.NDArray[np.int8], npt.NDArray[np.int64],
-                       npt.NDArray[np.int64], StopFlag], None]
+                       npt.NDArray[np.int64], npt.NDArray[np.int64], StopFlag], None]
 
 
 # --- the search of a ply of a playout's games (nardy_fast.lockstep's loop reads its plies through these) ------

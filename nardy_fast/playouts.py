@@ -66,6 +66,7 @@ __all__ = [
     "bound",
     "played",
     "play",
+    "PLAYOUT_DOC",
 ]
 
 
@@ -78,6 +79,60 @@ TRUNCATIONS = ("bearoff",)
 #: The most threads one playout runs on, and the most games a callable policy sees at once.
 MAX_THREADS = 1024
 MAX_BATCH = 1 << 20
+
+
+#: The documentation of :func:`nardy_fast.playout` (every implementation's ``playout``).
+PLAYOUT_DOC = """Play ``games`` whole games with seeded dice and return one :data:`~nardy_fast.game.RECORD` per game
+(winner, points, plies, turns, start); with ``trajectories=True``, ``(records, trajectories)``.
+With the doubling cube (``cube=True``: money play; ``match``: a match length or a
+:class:`~nardy_fast.Match`, money play with its Jacoby and beaver options or a match from its score),
+one :data:`~nardy_fast.cubeplayouts.CUBE_RECORD` per money game (winner, points times the cube, the
+cube's final value, plies) or one :data:`~nardy_fast.cubeplayouts.MATCH_RECORD` per whole match
+(winner, the final score, games, plies); see below.
+
+``start`` is a variant name (each game rolls who starts and plays the opening per ``opening``, rule
+flags as keyword arguments), a ``Position``, or packed rows (game ``g`` starts from row ``g % N``; the
+side to move rolls first). The games are numbered ``first_game`` .. ``first_game + games - 1``, and the
+dice of game ``g`` are a pure function of ``(seed, g)`` (:mod:`nardy_fast.dice`): the records never
+depend on ``threads``, on the implementation, or on how the games are split into calls
+(``playout(s, 100, seed=1, first_game=50)`` is ``playout(s, 150, seed=1)[50:]``); ``seed`` is 0
+unless given, as for :class:`~nardy_fast.Game` and the command line. ``stratify=True``
+makes the first two rolls of game ``g`` its pair of all 36 x 36 (the rollouts' variance reduction).
+
+``policy`` chooses each move:
+
+* ``"random"``: a seeded uniform choice among the distinct legal results;
+* ``"first"``: the first in ``legal_moves`` order;
+* a callable ``policy(children, offsets) -> choices`` for models that score positions in bulk. The
+  games are played ``batch`` at a time in lock-step: once per ply the policy gets the children of
+  every unfinished game of the batch, ``children`` (M, 64) int8 rows in ``legal_moves`` order and
+  ``offsets`` (n + 1,) int64 (the children of the ``i``-th unfinished game, in game order, are
+  ``children[offsets[i]:offsets[i + 1]]``; both are read-only copies the package never reads again, so
+  nothing a policy does to them changes a game), and returns ``n`` integers, the index of the chosen
+  child within each game's (copied, then checked). Its cost is one ``batch_children`` call and one
+  Python call per ply of a batch, so large batches amortise it. A policy may call back into the
+  package; an exception it raises propagates unchanged and the playout returns nothing.
+
+``truncate="bearoff"`` stops each game at its first bear-off position whose side to move is to roll
+(docs/rules.md, Races and bear-off positions; the start itself, maybe; a pending list is played
+first): its record has winner -2 and points 0, and its trajectory ends there.
+
+``max_results`` gives a game up (winner :data:`~nardy_fast.game.LIMITED`, points 0, its trajectory ending
+there) at a ply whose own search would hold more positions after one number of steps; ``None``: no bound.
+
+The trajectories hold every position of every game (see :class:`Trajectories`): about 6 KB a game.
+A game still going after :data:`~nardy_fast.game.MAX_PLIES` plies is given up (winner -1). The
+compiled core plays the built-in policies in C without the GIL, ``threads`` at once; callable
+policies run on ``threads`` threads too, each its own range of games. An exception in any thread
+(Ctrl-C in the calling one) stops every thread within a ply, and is raised once they have all stopped.
+
+With the cube, ``policy`` plays both seats and takes the cube actions too (a
+:class:`~nardy_fast.Greedy` by its ``cube`` strategy; the built-in and callable policies never double
+and always take). Record ``i`` is game ``first_game + i`` of the seed (money play: the cubeless
+playout's dice) or match ``first_game + i``, whose game ``j`` is number ``(first_game + i) * 256 + j``
+(match numbers below 2**54). A game ends by a pass or is played out; ``trajectories`` and ``truncate``
+are refused. docs/rules.md, Playouts with the cube, has the records and an example.
+"""
 
 
 @dataclass(frozen=True)

@@ -42,14 +42,15 @@ cdef int cube_phase(const CubeSession *S, Seat **seats, const int *strategies, c
 
 
 cdef int cube_game(GameLoop *L, const CubeSession *S, Seat **seats, const int *strategies, const Pos *start,
-                   uint64_t game, bint hold, CubeState *c, int8_t *winner, int64_t *points) noexcept nogil:
+                   uint64_t game, bint hold, CubeState *c, int8_t *winner, int64_t *points,
+                   int64_t *plies_played) noexcept nogil:
     """Game ``game`` from ``start`` with the cube ``c`` (its value and owner move with the game's cube
     actions), as ``nardy_fast.cubeloop.play_cubeful`` plays it: a cube phase at the start of each turn (not
     before the first ply of a variant's start, whose opening is rolled; nor, with ``hold``, before the first
     ply: a rollout's no-double line), then the ply by ``ply_choice``. ``winner`` the side that won (-1: given
     up at a ply over max_results or at MAX_PLIES) and ``points`` its multiple times the cube (the cube's value
-    for a pass; a money game under the Jacoby rule with the cube centred scores 1). 0, an ``E_*`` code or
-    ``GAMES_STOPPED``."""
+    for a pass; a money game under the Jacoby rule with the cube centred scores 1); the plies it played are
+    added to ``plies_played`` (a playout's records count them). 0, an ``E_*`` code or ``GAMES_STOPPED``."""
     cdef Pos p, after
     cdef int d1 = 0, d2 = 0, white = 0, black = 0, count, status, last = -1, side, multiple
     cdef int32_t plies = 0
@@ -78,9 +79,11 @@ cdef int cube_game(GameLoop *L, const CubeSession *S, Seat **seats, const int *s
             if passed:
                 winner[0] = side
                 points[0] = c.value
+                plies_played[0] += plies
                 return 0
         count = ply_choice(L, seats[side], &p, d1, d2, game, plies, &after)
         if count == E_LIMIT:
+            plies_played[0] += plies
             return 0
         if count < 0:
             return count
@@ -92,6 +95,7 @@ cdef int cube_game(GameLoop *L, const CubeSession *S, Seat **seats, const int *s
         if rolls_next(&p):
             game_roll(L.seed, game, rolls, L.stratify, &d1, &d2)
             rolls += 1
+    plies_played[0] += plies
     if is_over(&p):
         winner[0] = 0 if p.off[0] == 15 else 1
         multiple = game_points(&p)
@@ -102,11 +106,12 @@ cdef int cube_game(GameLoop *L, const CubeSession *S, Seat **seats, const int *s
 
 
 cdef int cube_record(GameLoop *L, const CubeSession *S, int64_t number, bint swap, CubeState *c, bint hold,
-                     double *result, int8_t *winner, int64_t *points) noexcept nogil:
+                     double *result, int8_t *winner, int64_t *points, int64_t *tally) noexcept nogil:
     """One record of a cubeful duel or rollout (``CubeLockstep``'s slot): a money game, a rollout's trial (one
     game from ``c``), or a whole match from the session's score, game ``j`` numbered ``number * per_match +
     j``; ``swap``: ``a`` plays Black. ``result``: a money game's points for ``a``, or 1 for a match ``a`` won,
-    0 for one it lost, 0.5 for one left undecided; ``winner`` and ``points``: its last game's."""
+    0 for one it lost, 0.5 for one left undecided; ``winner`` and ``points``: its last game's; ``tally``: the
+    plies of all its games and how many games it played (a playout's records; ``c`` ends with the final score)."""
     cdef Seat *seats[2]
     cdef int strategies[2]
     cdef int64_t played = 0, game
@@ -116,12 +121,15 @@ cdef int cube_record(GameLoop *L, const CubeSession *S, int64_t number, bint swa
     seats[1] = &L.players[1 - <int> swap]
     strategies[0] = S.strategy[<int> swap]
     strategies[1] = S.strategy[1 - <int> swap]
+    tally[0] = 0
+    tally[1] = 0
     while True:
         game = number if S.length == 0 or S.single else number * S.per_match + played
         status = cube_game(L, S, seats, strategies, &L.starts[game % L.nstarts], <uint64_t> game, hold and played == 0,
-                           c, winner, points)
+                           c, winner, points, &tally[0])
         if status < 0:
             return status
+        tally[1] += 1
         w = winner[0]
         if S.length == 0 or S.single:
             result[0] = 0.0 if w < 0 else <double> (points[0] if w == <int> swap else -points[0])
@@ -187,12 +195,13 @@ cdef int session_open(CubeSession *S, object cube, object seats) except -1:
 
 
 def cube_games(object args, object cube, int64_t first, int64_t last, double[::1] result, int8_t[::1] winner,
-               int64_t[::1] points, int64_t[::1] value, int32_t[::1] stop):
+               int64_t[::1] points, int64_t[::1] value, int64_t[:, ::1] tally, int32_t[::1] stop):
     """Play records ``first`` up to ``last`` of a cubeful duel or rollout, ``args`` its checked playout
     (``nardy_fast.kernels.PlayoutArgs``: the starts, options and seats) and ``cube`` its records and rules
     (``nardy_fast.cubeargs.CubeArgs``), into the given columns, without the GIL (threads may run other ranges
     of the same columns at once): each record's ``result`` (``cube_record``), its last game's ``winner`` and
-    ``points``, and the cube's ``value`` at its end. ``stop`` as for ``playout_games``: once set, this returns
+    ``points``, the cube's ``value`` at its end and its ``tally`` (the plies of all its games, the games it
+    played, and the final score: White's, Black's; money play's stays 0-0). ``stop`` as for ``playout_games``: once set, this returns
     within a ply, its columns part-filled."""
     # copies of our own: what is checked here is what the games read without the GIL, whatever another
     # thread does to the caller's arrays meanwhile
@@ -216,7 +225,7 @@ def cube_games(object args, object cube, int64_t first, int64_t last, double[::1
     try:
         if (not 0 <= first <= last <= n or swap.shape[0] != n or values.shape[0] != n or owners.shape[0] != n
                 or hold.shape[0] != n or result.shape[0] < n or winner.shape[0] < n or points.shape[0] < n
-                or value.shape[0] < n):
+                or value.shape[0] < n or tally.shape[0] < n or tally.shape[1] != 4):
             raise _field_error(_NardyError, "cube", "columns and ranges do not agree", (first, last, n))
         loop_options(&L, args, starts, stop)
         session_open(S, cube, args.seats)
@@ -237,10 +246,12 @@ def cube_games(object args, object cube, int64_t first, int64_t last, double[::1
                 c.score[1] = S.score[1]
                 c.crawford = S.crawford
                 status = cube_record(&L, S, numbers[i], swap[i] != 0, &c, hold[i] != 0, &result[i], &winner[i],
-                                     &points[i])
+                                     &points[i], &tally[i, 0])
                 if status < 0:
                     break
                 value[i] = c.value
+                tally[i, 2] = c.score[0]
+                tally[i, 3] = c.score[1]
         if status == GAMES_STOPPED:
             return None
         hint_status(status, L.failed if L.failed != NULL else &ctx[0])

@@ -148,18 +148,22 @@ def test_the_core_entry_refuses_what_it_is_not_given_right(changes: dict[str, An
     from nardy_fast import _core
 
     args = _args()._replace(seats=(nardy_fast.policies.resolve_policy("first", "a").seat(CORE, _args().rows),) * 2)
-    out = (np.zeros(4), np.zeros(4, dtype=np.int8), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+    out = (np.zeros(4), np.zeros(4, dtype=np.int8), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+           np.zeros((4, 4), dtype=np.int64))
     with pytest.raises(NardyError, match=field):
         _core.cube_games(args, _cube_args(**changes), 0, 4, *out, np.zeros(1, dtype=np.int32))
     # the same call, put right, plays: "first" never doubles and always takes
     _core.cube_games(args, _cube_args(), 0, 4, *out, np.zeros(1, dtype=np.int32))
     assert set(np.abs(out[0]).tolist()) <= {1.0, 2.0, 3.0} and (out[3] == 1).all()
+    # the tally: each money game played out (some plies), one game, the score untouched
+    assert (out[4][:, 0] > 0).all() and (out[4][:, 1] == 1).all() and (out[4][:, 2:] == 0).all()
 
 
 def test_a_stop_flag_set_returns_at_once() -> None:
     from nardy_fast import _core
 
     args = _args()._replace(seats=(nardy_fast.policies.resolve_policy("first", "a").seat(CORE, _args().rows),) * 2)
-    out = (np.full(4, 9.0), np.zeros(4, dtype=np.int8), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+    out = (np.full(4, 9.0), np.zeros(4, dtype=np.int8), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+           np.zeros((4, 4), dtype=np.int64))
     _core.cube_games(args, _cube_args(), 0, 4, *out, np.ones(1, dtype=np.int32))
     assert (out[0] == 9.0).all()  # nothing played

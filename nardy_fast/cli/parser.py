@@ -172,6 +172,7 @@ _FIELD_OPTIONS = {
     "size": "--size",
     "plies": "--plies",
     "evaluator": "--evaluator",
+    "match": "--match",
 }
 
 

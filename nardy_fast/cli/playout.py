@@ -10,11 +10,12 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import IMPLEMENTATION, VARIANTS, playout
+from .. import IMPLEMENTATION, VARIANTS, Match, Position, playout
 from ..errors import NardyError, cut, quote
 from ..files import check_target, write_bytes, write_file
 from ..inputs import choice
@@ -30,10 +31,12 @@ from .parser import (
     one_line,
     parse_position,
     play_options,
+    policy_of,
 )
 from .progress import Progress, in_chunks, progress_option, progress_stream
+from .rollout import cube_match
 
-__all__ = ["DESCRIPTION", "OUT_FORMATS", "add_arguments", "playout_summary", "write_records", "run"]
+__all__ = ["DESCRIPTION", "OUT_FORMATS", "add_arguments", "playout_summary", "cube_summary", "cube_words", "write_records", "run"]
 
 DESCRIPTION = (
     "Play whole games with seeded dice (game g's dice depend only on the seed and g, so a run is the same\n"
@@ -43,7 +46,13 @@ DESCRIPTION = (
     "backgammon. The games are played in chunks, which give the same games as one run. A progress bar\n"
     "(games done, percent, games/s, time left) is drawn on stderr when it is a terminal, or with\n"
     "--progress. --out FILE also writes the record of every game (winner, points, plies, turns, start), in\n"
-    "game order, as CSV, JSON or a NumPy .npy file, by the file's suffix."
+    "game order, as CSV, JSON or a NumPy .npy file, by the file's suffix. --policy also takes an evaluator,\n"
+    "which plays greedily (the best move by it, searched --plies deep). With --cube (money play) or --match N\n"
+    "--score A-B [--crawford] (whole matches to N points from that score), the games are played with the\n"
+    "doubling cube, the policy taking the cube actions too (an evaluator's by Janowski's cube decision at the\n"
+    "score; random and first never double and always take): the summary counts the points won (times the\n"
+    "cube) or the matches won, and --out writes one record per game (winner, points, cube, plies) or per\n"
+    "match (winner, white, black: the final score, games, plies)."
 )
 
 #: The formats ``--out`` writes, by the file's suffix.
@@ -85,7 +94,7 @@ def add_arguments(parser: Parser) -> None:
         help="number of the first game: games G..G+N-1 are played, so that runs can share out the work of "
         "one (default: %(default)s)",
     )
-    play_options(parser)
+    play_options(parser, evaluators=True)
     max_results_option(parser)
     parser.add_argument(
         "--opening",
@@ -102,6 +111,16 @@ def add_arguments(parser: Parser) -> None:
         " list of one object per game) or .npy (the array of nardy_fast.game.RECORD, for numpy.load);"
         " columns winner (0 White, 1 Black, -1 given up, -3 too large for --max-results), points, plies, turns, start (0 White, 1 Black"
         " moved first), games in order from --first-game",
+    )
+    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube")
+    parser.add_argument(
+        "--match", type=integer(1, 64), default=None, metavar="N", help="play whole matches to N points, with the cube"
+    )
+    parser.add_argument(
+        "--score", default=None, metavar="A-B", help="with --match: White's and Black's points (default: 0-0)"
+    )
+    parser.add_argument(
+        "--crawford", action="store_true", help="with --match: its first game is the Crawford game"
     )
     progress_option(parser)
 
@@ -122,13 +141,14 @@ def _out_path(text: str) -> Path:
 
 
 def write_records(records: npt.NDArray[np.void], path: Path) -> None:
-    """Write playout ``records`` (``nardy_fast.game.RECORD``) to ``path``, in the format of its suffix
-    (:data:`OUT_FORMATS`): CSV with a header line, JSON as a list of objects, or NumPy's ``.npy``; whole or
-    not at all, by the package's one writer (:mod:`nardy_fast.files`)."""
+    """Write playout ``records`` (``nardy_fast.game.RECORD``, or a playout's with the cube) to ``path``, in
+    the format of its suffix (:data:`OUT_FORMATS`): CSV with a header line, JSON as a list of objects, or
+    NumPy's ``.npy``; whole or not at all, by the package's one writer (:mod:`nardy_fast.files`)."""
     suffix = path.suffix.lower()
-    names = RECORD.names or ()
+    dtype = RECORD if records.dtype.names is None else records.dtype
+    names = dtype.names or ()
     if suffix == ".npy":
-        array = np.asarray(records, dtype=RECORD)
+        array = np.asarray(records, dtype=dtype)
         write_file(path, lambda file: np.save(file, array, allow_pickle=False), "--out")
         return
     if suffix == ".csv":
@@ -201,24 +221,28 @@ def run(args: argparse.Namespace) -> int:
     else:
         opening = args.opening or OPENINGS[0]
         start, described = args.variant, f"{args.variant} from the start, opening {opening}"
+        position = Position.start(args.variant)
+    policy, named = policy_of(args, position)
+    match = cube_match(args)
+    unit = "games" if match is None or match.money else "matches"
     last = args.first_game + args.games - 1
     if last >= _GAME_NUMBERS:
         raise UsageError(
             f"--first-game: must be below 2**62 - {args.games} (--games) (got {quote(str(args.first_game))})"
         )
     print(
-        f"playout: games {args.first_game:,}..{last:,} ({args.games:,}) of {described}; seed {args.seed}, "
-        f"policy {args.policy}, {args.threads} thread{'s' if args.threads > 1 else ''}, "
+        f"playout: {unit} {args.first_game:,}..{last:,} ({args.games:,}) of {described}; {cube_words(match)}seed "
+        f"{args.seed}, policy {named}, {args.threads} thread{'s' if args.threads > 1 else ''}, "
         f"implementation {IMPLEMENTATION}"
     )
     sys.stdout.flush()
 
-    options = PlayoutOptions(policy=args.policy, threads=args.threads, opening=opening, max_results=args.max_results)
+    options = PlayoutOptions(policy=policy, threads=args.threads, opening=opening, max_results=args.max_results)
 
     def play(first: int, count: int) -> npt.NDArray[np.void]:
         chunk = replace(options, first_game=args.first_game + first)
         with errors_of("--position" if args.position is not None else "--variant"):
-            records: npt.NDArray[np.void] = playout(start, count, seed=args.seed, **chunk.keywords())
+            records: npt.NDArray[np.void] = playout(start, count, seed=args.seed, match=match, **chunk.keywords())
         return records
 
     with Progress(args.games, progress_stream(args.progress)) as progress:
@@ -226,12 +250,73 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - progress.started
     records = np.concatenate(parts)
     print()
-    print("\n".join(playout_summary(records, seconds)))
+    summary = playout_summary if match is None else cube_summary
+    print("\n".join(summary(records, seconds)))
     if args.out is not None:
         try:
             write_records(records, args.out)
         except OSError as error:
             reason = cut(one_line(str(error.strerror or error)))  # the error's text may repeat the path
             raise UsageError(f"--out: could not be written: {reason} (got {quote(str(args.out))})") from None
-        print(f"\nwrote the records of {len(records):,} games to {args.out}")
+        print(f"\nwrote the records of {len(records):,} {unit} to {args.out}")
     return 0
+
+
+def cube_words(match: Optional[Match]) -> str:
+    """How the header names the games' cube and match (nothing for cubeless games)."""
+    if match is None:
+        return ""
+    if match.money:
+        return "money play with the cube, "
+    crawford = ", the first game the Crawford game" if match.crawford else ""
+    return f"matches to {match.length} from {match.score[0]}-{match.score[1]}{crawford}, "
+
+
+def cube_summary(records: npt.NDArray[np.void], seconds: float) -> list[str]:
+    """The summary of a playout's records with the cube (one per money game, or one per match), played in
+    ``seconds``, with its legend, as lines."""
+    count = len(records)
+    winner = records["winner"]
+    money = "cube" in (records.dtype.names or ())
+    unit = "games" if money else "matches"
+    header = f"{'result':<10} {unit:>12} {'%':>8}" + (f" {'points':>12}" if money else "")
+    lines = [header, "-" * len(header)]
+    for side, name in enumerate(("white", "black")):
+        won = winner == side
+        wins = int(np.count_nonzero(won))
+        points = f" {int(records['points'][won].sum(dtype=np.int64)):>12,}" if money else ""
+        lines.append(f"{name + ' won':<10} {wins:>12,} {_percent(wins, count):>8}{points}")
+    rows = [("given up", -1), ("too large", LIMITED)] if money else [("undecided", -1)]
+    for name, code in rows:
+        found = int(np.count_nonzero(winner == code))
+        if found or code == -1:
+            lines.append(f"{name:<10} {found:>12,} {_percent(found, count):>8}")
+    lines.append(f"{'all':<10} {count:>12,} {_percent(count, count):>8}")
+    rate = count / seconds if seconds > 0 else math.inf
+    lines.append("")
+    if money:
+        white = np.where(winner == 0, 1, np.where(winner == 1, -1, 0)) * records["points"].astype(np.int64)
+        cube = records["cube"]
+        lines.append(f"points per game for white: {float(white.mean()):+.3f}; cube at the end: mean "
+                     f"{float(cube.mean()):.2f}, largest {int(cube.max())}")
+    else:
+        lines.append(f"games per match: mean {float(records['games'].mean()):.2f}")
+    lines += [
+        f"mean plies {float(records['plies'].mean()):.2f} per {unit[:-1] if money else 'match'}",
+        f"wall time {seconds:.3f} s, {rate:,.1f} {unit}/s",
+        "",
+    ]
+    if money:
+        lines += [
+            "points: points won, the game's multiple (1 single, 2 mars, 3 koks) times the cube's value; a",
+            "double passed scores the cube's value before it. cube at the end: the cube's value as the game",
+            f"ended. Given up: games stopped after {MAX_PLIES:,} plies without a winner (0 points).",
+        ]
+    else:
+        lines += [
+            "white won, black won: the matches each side won; undecided: matches still going after their",
+            "largest number of games (games given up score nothing). games per match: the games each took.",
+        ]
+    if int(np.count_nonzero(winner == LIMITED)):
+        lines.append("too large: games given up at a ply whose search was over --max-results.")
+    return lines
