@@ -117,6 +117,10 @@ def test_the_reader_refuses_damaged_and_foreign_files(made: Path, tmp_path: Path
     np.savez(foreign, weights=np.zeros(3))
     with pytest.raises(NardyError, match=r"^database: not a benchmark database .*no rows"):
         read_benchmark(foreign)
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(made.read_bytes()[: made.stat().st_size // 2])  # a copy cut short
+    with pytest.raises(NardyError, match=r"^database: not a benchmark database"):
+        read_benchmark(cut)
     (tmp_path / "text.npz").write_text("not an archive")
     with pytest.raises(NardyError, match=r"^FILE: not a benchmark database"):
         read_benchmark(tmp_path / "text.npz", "FILE")
@@ -225,3 +229,20 @@ def test_writing_and_reading_give_the_same_database(made: Path, tmp_path: Path) 
     _same(database, read_benchmark(tmp_path / "copy.npz"))
     with pytest.raises(NardyError, match=r"^held_out: "):
         benchmark_errors(database, held_out="yes")  # type: ignore[arg-type]
+
+
+def test_the_command_prints_the_functions_figures(made: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from nardy_fast import cli
+
+    assert cli.main(["errors", str(made), "--evaluator", "heuristic", "--plies", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rates = benchmark_errors(made, "heuristic", 1)
+    assert lines[0].startswith("error rate of heuristic at 1-ply") and "sixone nardy, all positions" in lines[0]
+    for rate in rates.values():
+        assert f"{rate.name:<8}  {rate.count:>9}  {rate.loss:>10.2f}  {rate.stderr:>8.2f}" in lines
+    (tmp_path / "junk.npz").write_text("junk")
+    assert cli.main(["errors", str(tmp_path / "junk.npz")]) == 2
+    assert capsys.readouterr().err.startswith("nardy-fast: error: FILE: not a benchmark database")
+    assert cli.main(["errors", str(made), "--evaluator", "nothing-such"]) == 2
+    assert "--evaluator: must be one of" in capsys.readouterr().err

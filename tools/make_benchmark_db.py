@@ -147,6 +147,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         made += 1
         print(f"{len(entries)}/{settings.positions} positions, {len(children)} candidates, {took:.1f} s",
               file=sys.stderr)
+    else:
+        if len(entries) < settings.positions:  # the corpus ran out before the positions asked for
+            sys.exit(f"the corpus of {settings.variant} holds only {len(entries)} positions of more than one legal move")
     if len(entries) < settings.positions:
         print(f"stopped at {len(entries)}/{settings.positions} positions; run again to resume", file=sys.stderr)
         return 0
