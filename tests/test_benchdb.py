@@ -246,3 +246,24 @@ def test_the_command_prints_the_functions_figures(made: Path, tmp_path: Path,
     assert capsys.readouterr().err.startswith("nardy-fast: error: FILE: not a benchmark database")
     assert cli.main(["errors", str(made), "--evaluator", "nothing-such"]) == 2
     assert "--evaluator: must be one of" in capsys.readouterr().err
+
+
+def test_an_extra_roll_keeps_the_movers_view() -> None:
+    """Six-one's 6-1 earns another roll: the rolled-out position has the mover on roll again, and its rollout's
+    equity, already the mover's, keeps its sign (the others' flip)."""
+    start = Position.start("sixone")
+    settings = Settings("sixone", 1, 36, 5, 2, player="heuristic", filter_evaluator="heuristic", filter_plies=0)
+    children, equities, _ = roll_out_entry(start, (6, 1), 0, settings)
+    assert len(children) == 5  # docs/rules.md's example: five results
+    for row, value in zip(children, equities):
+        child = Position.from_array(row)
+        assert child.turn == start.turn  # the extra roll
+        rolled = nardy_fast.rollout(child, 36, seed=2 * 1_000_003, policy=nardy_fast.Greedy("heuristic"),
+                                    stratify=False, truncate="bearoff")
+        assert value == rolled.equity
+    children, equities, _ = roll_out_entry(start, (6, 2), 0, settings)
+    child = Position.from_array(children[0])
+    assert child.turn != start.turn
+    rolled = nardy_fast.rollout(child, 36, seed=2 * 1_000_003, policy=nardy_fast.Greedy("heuristic"),
+                                stratify=False, truncate="bearoff")
+    assert equities[0] == -rolled.equity
