@@ -45,9 +45,13 @@ The public names are those of ``__all__``. :data:`IMPLEMENTATION` names the impl
 
 from __future__ import annotations
 
+from typing import Optional
+
 from . import dice, game, layout, zobrist
 from ._dispatch import *  # noqa: F403 - the implementation's names (see _dispatch.__all__)
 from ._dispatch import __all__ as _dispatched
+from .benchdb import BenchmarkDatabase, ClassErrors, measure
+from .benchdb import read_database as read_benchmark
 from .cube import Cube, Match, match_equity_table
 from .duel import DuelResult
 from .encodings import SCHEMES
@@ -95,6 +99,10 @@ __all__ = [
     "read_match",
     "write_match",
     "Rollout",
+    "BenchmarkDatabase",
+    "read_benchmark",
+    "benchmark_errors",
+    "ClassErrors",
     "Trajectories",
     "PlayoutOptions",
     "Greedy",
@@ -120,6 +128,19 @@ __all__ = [
     "zobrist",
 ]
 __version__ = "0.1.0"
+
+
+def benchmark_errors(
+    database: object, evaluator: object = "net", plies: int = 0, held_out: Optional[bool] = None
+) -> dict[str, ClassErrors]:
+    """The error rate of ``evaluator`` searched ``plies`` deep on a rolled-out benchmark database (a
+    :class:`BenchmarkDatabase` or the path of one: :func:`read_benchmark`), per position class and for ``"all"``:
+    the count of positions, the mean equity lost per move x 1000 (the best candidate's rolled-out equity minus
+    that of the candidate the evaluator picks; a pick outside the candidates loses as much as the worst) and its
+    standard error over the positions. ``held_out`` ``True`` measures the held-out test set alone, ``False`` the
+    rest, ``None`` every position. The moves are picked by :data:`Position`'s implementation
+    (docs/benchmarks.md, Rolled-out benchmark databases)."""
+    return measure(database, Position, evaluator, plies, held_out)  # noqa: F405 - the dispatcher's Position
 
 
 def __dir__() -> list[str]:

@@ -23,6 +23,8 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
   train     train a network evaluator of a variant by self-play, with checkpoints it resumes from and
             its strength against heuristic as it goes, and save its weights
   corpus    rebuild the embedded benchmark corpus (seeded self-play)
+  errors    an evaluator's error rate on a rolled-out benchmark database (equity lost per move x1000, per
+            position class)
 
 The evaluators of hint and duel: net, hint's default, is the neural network shipped with the package for each
 variant (trained by self-play, as train does); heuristic a hand-made weighing of the board; pubeval Tesauro's
@@ -47,7 +49,7 @@ from typing import Optional, Protocol
 
 from .. import __version__
 from ..errors import QUOTE_LIMIT, NardyError, cut, quote
-from . import bench, corpus, cube, duel, hint, met, perft, playout, rollout, train
+from . import bench, corpus, cube, duel, errors, hint, met, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -85,6 +87,7 @@ _COMMANDS: dict[str, _Command] = {
     "met": met,
     "train": train,
     "corpus": corpus,
+    "errors": errors,
 }
 
 

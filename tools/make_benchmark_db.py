@@ -1,0 +1,165 @@
+"""Make a rolled-out benchmark database of a variant (docs/benchmarks.md, Rolled-out benchmark databases).
+
+    python tools/make_benchmark_db.py VARIANT --positions N --trials T --candidates K --seed S --out FILE
+
+Every finished position is appended at once to a checkpoint beside the output, ``FILE.partial.jsonl`` (a first
+line of the settings, then one JSON line per position, floats written exactly), so that a run stopped at any
+moment (Ctrl-C, a killed job, ``--stop-after``) resumes where it stopped when run again with the same options:
+the database is bit-identical to that of one uninterrupted run (its ``meta`` apart from ``made`` and
+``seconds``). A torn last line is dropped and that position made again. When all N positions are made, the
+database is written to FILE (``nardy_fast.benchdb``) and the checkpoint removed. The rollouts play in the
+implementation chosen by NARDY_FAST_IMPLEMENTATION; both make the same database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+
+import nardy_fast
+from nardy_fast.benchdb import write_database
+from nardy_fast.benchmake import Entry, Settings, assemble, draw, roll_out_entry
+from nardy_fast.evaluation.search import MAX_PLIES
+
+SUFFIX = ".partial.jsonl"
+
+
+def _count(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be an integer {low}..{high} (got {text!r})")
+        return value
+
+    return parse
+
+
+def parse(argv: Optional[list[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="make_benchmark_db.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variant", choices=nardy_fast.VARIANTS)
+    parser.add_argument("--positions", type=_count(1, 100_000), required=True)
+    parser.add_argument("--trials", type=_count(1, 1 << 20), required=True,
+                        help="games per candidate (stratified when a multiple of 1296)")
+    parser.add_argument("--candidates", type=_count(1, 1000), required=True,
+                        help="all legal moves when at most this many, else this many best by the filter's search")
+    parser.add_argument("--seed", type=_count(0, (1 << 63) - 1), required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--player", default="net", help="the evaluator of both sides' Greedy in the rollouts")
+    parser.add_argument("--player-plies", type=_count(0, MAX_PLIES), default=0)
+    parser.add_argument("--filter", default="net", help="the evaluator that ranks the candidates")
+    parser.add_argument("--filter-plies", type=_count(0, MAX_PLIES), default=2)
+    parser.add_argument("--truncate", choices=("bearoff", "none"), default="bearoff")
+    parser.add_argument("--held-out-every", type=_count(1, 1_000_000), default=10)
+    parser.add_argument("--stop-after", type=_count(0, 100_000), default=None,
+                        help="make at most this many new positions in this run, then stop (the checkpoint stays)")
+    return parser.parse_args(argv)
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    return Settings(args.variant, args.positions, args.trials, args.candidates, args.seed, args.player,
+                    args.player_plies, args.filter, args.filter_plies,
+                    None if args.truncate == "none" else args.truncate, args.held_out_every)
+
+
+def command_of(settings: Settings, out: Path) -> str:
+    """The command, written the same way whatever options were defaulted or in which order."""
+    return (f"python tools/make_benchmark_db.py {settings.variant} --positions {settings.positions} "
+            f"--trials {settings.trials} --candidates {settings.candidates} --seed {settings.seed} "
+            f"--out {out.name} --player {settings.player} --player-plies {settings.player_plies} "
+            f"--filter {settings.filter_evaluator} --filter-plies {settings.filter_plies} "
+            f"--truncate {settings.truncate or 'none'} --held-out-every {settings.held_out_every}")
+
+
+def _entry_of(line: dict[str, Any]) -> Entry:
+    return Entry(int(line["source"]), np.array(line["row"], dtype=np.int8), tuple(line["roll"]),
+                 bool(line["held_out"]), np.array(line["children"], dtype=np.int8).reshape(-1, 64),
+                 np.array(line["equities"], dtype=np.float64), np.array(line["stderrs"], dtype=np.float64))
+
+
+def load_checkpoint(path: Path, header: dict[str, Any]) -> tuple[list[Entry], float]:
+    """The entries already made and their seconds; a checkpoint of other settings stops the run."""
+    if not path.exists():
+        path.write_text(json.dumps(header) + "\n")
+        return [], 0.0
+    entries: list[Entry] = []
+    seconds, good = 0.0, 0
+    with path.open("rb") as handle:
+        lines = handle.read().split(b"\n")
+    for number, raw in enumerate(lines):
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            break  # a torn last line (the run was killed while writing it): made again
+        if number == 0:
+            if line != header:
+                sys.exit(f"{path}: a checkpoint of other settings ({line}); remove it or use them")
+        else:
+            entries.append(_entry_of(line))
+            seconds += float(line["seconds"])
+        good += len(raw) + 1
+    with path.open("r+b") as handle:
+        handle.truncate(min(good, path.stat().st_size))
+    return entries, seconds
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = parse(argv)
+    settings = settings_of(args)
+    command = command_of(settings, args.out)
+    checkpoint = args.out.with_name(args.out.name + SUFFIX)
+    header = {"settings": dataclasses.asdict(settings)}
+    entries, seconds = load_checkpoint(checkpoint, header)
+    made = 0
+    positions = draw(nardy_fast.Position, settings)
+    for index, (source, position, roll) in enumerate(positions):
+        if index >= settings.positions or (args.stop_after is not None and made >= args.stop_after):
+            break
+        if index < len(entries):
+            if entries[index].source != source:
+                sys.exit(f"{checkpoint}: position {index} is corpus row {entries[index].source}, not {source}")
+            continue
+        started = time.perf_counter()
+        children, equities, stderrs = roll_out_entry(position, roll, index, settings)
+        took = time.perf_counter() - started
+        entry = Entry(source, position.to_array(), roll, index % settings.held_out_every
+                      == settings.held_out_every - 1, children, equities, stderrs)
+        line = {"index": index, "source": source, "row": entry.row.tolist(), "roll": list(roll),
+                "held_out": entry.held_out, "children": children.tolist(), "equities": equities.tolist(),
+                "stderrs": stderrs.tolist(), "seconds": took}
+        with checkpoint.open("a") as handle:
+            handle.write(json.dumps(line) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        entries.append(entry)
+        seconds += took
+        made += 1
+        print(f"{len(entries)}/{settings.positions} positions, {len(children)} candidates, {took:.1f} s",
+              file=sys.stderr)
+    else:
+        if len(entries) < settings.positions:  # the corpus ran out before the positions asked for
+            sys.exit(f"the corpus of {settings.variant} holds only {len(entries)} positions of more than one legal move")
+    if len(entries) < settings.positions:
+        print(f"stopped at {len(entries)}/{settings.positions} positions; run again to resume", file=sys.stderr)
+        return 0
+    meta = {**dataclasses.asdict(settings), "command": command, "seconds": round(seconds, 3),
+            "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "package": nardy_fast.__version__}
+    write_database(args.out, assemble(entries, meta))
+    checkpoint.unlink()
+    print(f"wrote {args.out}: {len(entries)} positions, {seconds:.1f} s; {command}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
