@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from .cube import Match
 from .cube.met import default_table
-from .cubeloop import CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
+from .cubeloop import MATCH_NUMBERS, CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
 from .errors import NardyError, field_error
 from .kernels import PlayoutArgs, StopFlag, batch_search, on_threads, split_range
 from .lockstep import player_side
@@ -27,11 +27,7 @@ from .policies import Player
 if TYPE_CHECKING:
     from .kernels import Kernels
 
-__all__ = ["CubeDuelResult", "cube_duel", "session_match", "MATCH_BOUND"]
-
-#: The first match pair number a match duel may not reach: its games' numbers (``pair * GAMES_PER_MATCH + j``)
-#: stay below 2**63.
-MATCH_BOUND = 1 << 55
+__all__ = ["CubeDuelResult", "cube_duel", "session_match"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,8 +113,9 @@ def cube_duel(
     batch's pairs split among ``args.threads`` threads."""
     if args.truncate or args.trajectories:
         raise field_error(NardyError, "cube", "a duel with the cube plays whole games", True)
-    if not match.money and args.first_game + count // 2 >= MATCH_BOUND:
-        raise field_error(NardyError, "first_game", "must be below 2**55 - games // 2 for matches", args.first_game)
+    if not match.money and args.first_game + count // 2 > MATCH_NUMBERS:
+        raise field_error(NardyError, "first_game", "must be at most 2**54 - games // 2 for matches",
+                          args.first_game)
     longest = default_table().size
     aware = any(getattr(player, "cube", None) == "janowski" for player in players)
     if aware and match.length is not None and match.length > longest:

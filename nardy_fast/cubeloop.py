@@ -39,7 +39,7 @@ from .lockstep import Lockstep, Side, picks
 from .policies import Greedy, Player
 from .variants import VARIANTS
 
-__all__ = ["GAMES_PER_MATCH", "CubeLockstep", "play_cubeful", "KernelGames", "kernel_seats", "play_in_kernel"]
+__all__ = ["GAMES_PER_MATCH", "MATCH_NUMBERS", "CubeLockstep", "play_cubeful", "KernelGames", "kernel_seats", "play_in_kernel"]
 
 Ints = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
@@ -47,6 +47,9 @@ Mask = npt.NDArray[np.bool_]
 #: The most games of one match: each game but one given up scores a point, and a match is at most 64 long;
 #: a match still going after this many games (games given up) is left undecided.
 GAMES_PER_MATCH = 256
+#: Match numbers stay below this: game ``j`` of match ``m`` is number ``m * GAMES_PER_MATCH + j``, below
+#: 2**62 as every game number.
+MATCH_NUMBERS = 1 << 54
 
 
 class CubeLockstep(Lockstep):

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from .cube import Match
 from .cube.met import default_table
-from .cubeloop import CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
+from .cubeloop import MATCH_NUMBERS, CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
 from .errors import NardyError, field_error
 from .kernels import GameRolls, Kernels, PlayoutArgs, Records, StopFlag, batch_search, on_threads, split_range
 from .lockstep import player_side
@@ -23,7 +23,7 @@ from .playouts import PlayoutOptions, check_playout
 from .policies import Player
 from .turns import LIMITED, MAX_PLIES
 
-__all__ = ["CUBE_RECORD", "MATCH_RECORD", "MATCH_NUMBERS", "cube_playout"]
+__all__ = ["CUBE_RECORD", "MATCH_RECORD", "cube_playout"]
 
 Ints = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
@@ -40,9 +40,6 @@ CUBE_RECORD = np.dtype([("winner", np.int8), ("points", np.int32), ("cube", np.i
 MATCH_RECORD = np.dtype(
     [("winner", np.int8), ("white", np.int16), ("black", np.int16), ("games", np.int32), ("plies", np.int32)]
 )
-#: A match playout's match numbers stay below this: game ``j`` of match ``m`` is number
-#: ``m * GAMES_PER_MATCH + j``, below 2**62 as every game number.
-MATCH_NUMBERS = 1 << 54
 
 
 class _Records(CubeLockstep):

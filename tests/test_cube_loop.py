@@ -167,3 +167,14 @@ def test_a_stop_flag_set_returns_at_once() -> None:
            np.zeros((4, 4), dtype=np.int64))
     _core.cube_games(args, _cube_args(), 0, 4, *out, np.ones(1, dtype=np.int32))
     assert (out[0] == 9.0).all()  # nothing played
+
+
+def test_the_last_match_numbers_a_duel_may_play() -> None:
+    from nardy_fast.cubeloop import MATCH_NUMBERS
+
+    # game j of match pair k is number k * 256 + j, below 2**62: the last pair plays, in both loops
+    for kernels in (CORE, PYTHON):
+        last = duel_module.duel(kernels, "first", "first", "short", 2, match=1, first_game=MATCH_NUMBERS - 1)
+        assert last.results.tolist() in ([1.0, 0.0], [0.0, 1.0])
+        with pytest.raises(NardyError, match="first_game"):
+            duel_module.duel(kernels, "first", "first", "short", 2, match=1, first_game=MATCH_NUMBERS)

@@ -17,8 +17,8 @@ import nardy_fast
 import nardy_fast.reference as reference
 from nardy_fast import Greedy, Match, NardyError
 from nardy_fast.cli import main
-from nardy_fast.cubeloop import GAMES_PER_MATCH
-from nardy_fast.cubeplayouts import CUBE_RECORD, MATCH_NUMBERS, MATCH_RECORD, cube_playout
+from nardy_fast.cubeloop import GAMES_PER_MATCH, MATCH_NUMBERS
+from nardy_fast.cubeplayouts import CUBE_RECORD, MATCH_RECORD, cube_playout
 from nardy_fast.playouts import PlayoutOptions
 from nardy_fast.turns import LIMITED
 
