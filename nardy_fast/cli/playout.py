@@ -34,7 +34,7 @@ from .parser import (
     policy_of,
 )
 from .progress import Progress, in_chunks, progress_option, progress_stream
-from .rollout import cube_match
+from .rollout import cube_match, cube_options
 
 __all__ = ["DESCRIPTION", "OUT_FORMATS", "add_arguments", "playout_summary", "cube_summary", "cube_words", "write_records", "run"]
 
@@ -112,16 +112,8 @@ def add_arguments(parser: Parser) -> None:
         " columns winner (0 White, 1 Black, -1 given up, -3 too large for --max-results), points, plies, turns, start (0 White, 1 Black"
         " moved first), games in order from --first-game",
     )
-    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube")
-    parser.add_argument(
-        "--match", type=integer(1, 64), default=None, metavar="N", help="play whole matches to N points, with the cube"
-    )
-    parser.add_argument(
-        "--score", default=None, metavar="A-B", help="with --match: White's and Black's points (default: 0-0)"
-    )
-    parser.add_argument(
-        "--crawford", action="store_true", help="with --match: its first game is the Crawford game"
-    )
+    cube_options(parser, "money games with the doubling cube", "play whole matches to N points, with the cube",
+                 "its first game is the Crawford game")
     progress_option(parser)
 
 

@@ -76,17 +76,20 @@ def add_arguments(parser: Parser) -> None:
         help="stop each game at its first bear-off position and score it by its race values "
         "(docs/rules.md, Bear-off tables) instead of playing it out",
     )
-    parser.add_argument("--cube", action="store_true", help="money play with the doubling cube (centred)")
-    parser.add_argument(
-        "--match", type=integer(1, 64), default=None, metavar="N", help="a match to N points, with the cube"
-    )
+    cube_options(parser, "money play with the doubling cube (centred)", "a match to N points, with the cube",
+                 "this game is the Crawford game")
+    progress_option(parser)
+
+
+def cube_options(parser: argparse.ArgumentParser, cube: str, match: str, crawford: str) -> None:
+    """The options of a command that plays with the cube (``--cube``, ``--match N``, ``--score A-B``,
+    ``--crawford``, read by :func:`cube_match`), with the command's own help for three of them."""
+    parser.add_argument("--cube", action="store_true", help=cube)
+    parser.add_argument("--match", type=integer(1, 64), default=None, metavar="N", help=match)
     parser.add_argument(
         "--score", default=None, metavar="A-B", help="with --match: White's and Black's points (default: 0-0)"
     )
-    parser.add_argument(
-        "--crawford", action="store_true", help="with --match: this game is the Crawford game"
-    )
-    progress_option(parser)
+    parser.add_argument("--crawford", action="store_true", help=f"with --match: {crawford}")
 
 
 def cube_match(args: argparse.Namespace) -> Optional[Match]:
