@@ -66,6 +66,7 @@ from .game import Game
 from .gamerecords import match_record
 from .layout import WIDTH
 from .matchfiles import read_match, write_match
+from .gameanalysis import analyse
 from .numbering import to_own, to_white
 from .perft import MAX_PERFT_DEPTH, divide, perft
 from .playouts import PlayoutOptions, Trajectories
@@ -92,6 +93,7 @@ __all__ = [
     "MatchRecord",
     "GameRecord",
     "match_record",
+    "analyse",
     "read_match",
     "write_match",
     "Rollout",
