@@ -63,10 +63,10 @@ from .errors import (
 from .evaluation.network import Network
 from .evaluation.outcomes import EVALUATORS, OUTPUTS, equity
 from .game import Game
+from .gameanalysis import analyse
 from .gamerecords import match_record
 from .layout import WIDTH
 from .matchfiles import read_match, write_match
-from .gameanalysis import analyse
 from .numbering import to_own, to_white
 from .perft import MAX_PERFT_DEPTH, divide, perft
 from .playouts import PlayoutOptions, Trajectories

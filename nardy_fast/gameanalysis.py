@@ -6,20 +6,21 @@ rating and the luck-adjusted result."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional, cast
 
 import numpy as np
 
+from .analysis import AnalysedPosition
 from .cube import Cube, Match
 from .cube.met import MatchEquityTable, default_table
 from .cube.state import SIDES, other
 from .errors import NardyError, field_error
-from .position import Position
+from .position import Move, Position
 from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay
 
-__all__ = ["Decision", "PlayerSummary", "Analysis", "analyse", "mark_of", "rating_of", "summarise", "ROLLS",
+__all__ = ["Decision", "PlayerSummary", "Analysis", "analyse", "mark_of", "rating_of", "summarise", "ROLLS", "roll_luck",
            "MARKS", "RATINGS", "CLOSE_CUBE"]
 
 #: GNU Backgammon's marks of a decision by the equity it lost (more than the threshold, ``Skill``).
@@ -116,6 +117,7 @@ class Analysis:
 
     @property
     def marked(self) -> tuple[Decision, ...]:
+        """The decisions with a mark, in order."""
         return tuple(d for d in self.decisions if d.mark)
 
     def to_dict(self) -> dict[str, object]:
@@ -144,16 +146,19 @@ class _Judge:
         eq = self.table.mwc2eq(value, match.away(side), match.away(other(side)), cube.value, match.crawford)
         return float(eq), value
 
-    def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int) -> list[tuple[object, float]]:
+    def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int) -> list[tuple[Move, float]]:
+        """:meth:`Position.hint`'s ranking, cubeful where the game has the cube."""
         cube, match = self.state()
+        judged = cast(AnalysedPosition, position)  # every implementation's Position is one
+        evaluator = "net" if self.evaluator is None else self.evaluator
         if cube is None:
-            return position.hint(roll, evaluator=self.evaluator or "net", plies=plies)  # type: ignore[attr-defined, no-any-return]
-        return position.hint(roll, evaluator=self.evaluator or "net", plies=plies, cube=cube, match=match,  # type: ignore[attr-defined, no-any-return]
-                             table=self.table)
+            return judged.hint(roll, evaluator=evaluator, plies=plies)
+        return judged.hint(roll, evaluator=evaluator, plies=plies, cube=cube, match=match,
+                           table=self.table)
 
-    def luck(self, position: Position, roll: tuple[int, int]) -> float:
-        """The roll's best equity minus the mean over all rolls of the best equities, at 0 plies, for the
-        side to move (GNU Backgammon's ``LuckNormal``)."""
+    def lucks(self, position: Position) -> np.ndarray:
+        """Each of :data:`ROLLS`' luck: its best equity minus the mean over all rolls (36 weighted) of the
+        best equities, at 0 plies, for the side to move (GNU Backgammon's ``LuckNormal``)."""
         side = position.turn
         cube, match = self.state()
         if cube is None:
@@ -161,8 +166,23 @@ class _Judge:
         else:
             best = np.array([self.normal(float(v), side)[0] for v in _best_of_rolls(position, self.evaluator,
                                                                                       cube, match, self.table)])
-        index = ROLLS.index((max(roll), min(roll)))
-        return float(best[index] - np.dot(best, _WEIGHTS))
+        return best - float(np.dot(best, _WEIGHTS))
+
+    def luck(self, position: Position, roll: tuple[int, int]) -> float:
+        """The luck of ``roll`` (:meth:`lucks`)."""
+        return float(self.lucks(position)[ROLLS.index((max(roll), min(roll)))])
+
+
+def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cube] = None,
+              match: Optional[Match] = None) -> dict[tuple[int, int], float]:
+    """The luck of each roll (high die first) for ``position``'s side to move, as :func:`analyse` finds it:
+    cubeless without ``cube`` and ``match``, else cubeful (normalised equity; the variant's match equity
+    table in a match)."""
+    replay = Replay(position, None if cube is None and match is None else (match or Match()))
+    if cube is not None:
+        replay.cube = cube
+    table = None if match is None or match.money else default_table(position.variant)
+    return dict(zip(ROLLS, map(float, _Judge(replay, evaluator, 0, table).lucks(position))))
 
 
 def _best_of_rolls(position: Position, evaluator: object, cube: Cube, match: Optional[Match],
@@ -254,9 +274,9 @@ def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: 
     move = judge.replay.play(event.roll, [(s.src, s.dst) for s in event.steps], event.text, where)
     side = position.turn
     ranked = judge.ranked(position, event.roll, judge.plies)
-    results = {}
+    results: dict[Position, tuple[Move, float]] = {}
     for entry, value in ranked:  # distinct results: a move reaching the same position is the same choice
-        results.setdefault(entry.result, (entry, value))  # type: ignore[attr-defined]
+        results.setdefault(entry.result, (entry, value))
     best_move, best_value = ranked[0]
     played_value = results[move.result][1]
     best_eq, best_mwc = judge.normal(best_value, side)
@@ -271,8 +291,8 @@ def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: 
 
 def _cube_values(judge: _Judge, position: Position) -> tuple[np.ndarray, Optional[np.ndarray]]:
     cube, match = judge.state()
-    found = position.cube_decision(evaluator=judge.evaluator, plies=judge.plies, cube=cube, match=match,  # type: ignore[attr-defined]
-                                   table=judge.table)
+    found = cast(AnalysedPosition, position).cube_decision(evaluator=judge.evaluator, plies=judge.plies, cube=cube,
+                                                           match=match, table=judge.table)
     equities = np.asarray(found.equities, dtype=np.float64).reshape(3)
     mwc = None
     if match is not None and not match.money:
@@ -367,6 +387,6 @@ def _luck_in_result(record: MatchRecord, decisions: Sequence[Decision], side: st
             total += sign * d.luck * d.cube
         else:
             away, theirs = match.away(d.side), match.away(other(d.side))
-            total += sign * (table.eq2mwc(d.luck, away, theirs, d.cube, match.crawford)
-                             - table.eq2mwc(0.0, away, theirs, d.cube, match.crawford))
+            total += sign * float(table.eq2mwc(d.luck, away, theirs, d.cube, match.crawford)
+                                  - table.eq2mwc(0.0, away, theirs, d.cube, match.crawford))
     return total
