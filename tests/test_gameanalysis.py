@@ -180,9 +180,9 @@ def test_cli_on_a_written_match(tmp_path: Path) -> None:
     record = nardy_fast.match_record([game], ("Ann", "Bob"))
     path = tmp_path / "game.mat"
     nardy_fast.write_match(record, path)
-    out = tmp_path / "analysis.json"
+    out, page = tmp_path / "analysis.json", tmp_path / "analysis.html"
     done = subprocess.run([sys.executable, "-m", "nardy_fast", "analyse", str(path), "--json", str(out),
-                           "--no-progress"], capture_output=True, text=True, timeout=600)
+                           "--html", str(page), "--no-progress"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "Ann" in done.stdout and "Bob" in done.stdout and "mEMG" in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= 120
@@ -193,3 +193,6 @@ def test_cli_on_a_written_match(tmp_path: Path) -> None:
     assert [d["loss"] for d in data["decisions"]] == pytest.approx([d.loss for d in expected.decisions])
     marked = [d for d in data["decisions"] if d["mark"]]
     assert marked and all(f"{d['played']}  best {d['best']}" in done.stdout for d in marked)
+    html = page.read_text()  # a board picture for each marked decision, with its played and best move
+    assert html.count("<svg") == len(marked) and html.count("<h3>") == len(marked)
+    assert all(f"played <b>{d['played']}</b>" in html and f"best <b>{d['best']}</b>" in html for d in marked)
