@@ -191,7 +191,7 @@ def _best_of_rolls(position: Position, evaluator: object, cube: Cube, match: Opt
     search :meth:`Position.hint` uses with the cube, rather than 21 hints: the luck is most of an analysis)."""
     from . import layout
     from .cube.decision import check_state
-    from .cubeful import CubefulSearch, _state_of
+    from .cubeful import CENTRED, CubefulSearch
     from .evaluation.composite import resolve_evaluator
     from .kernels import kernels_of
 
@@ -202,7 +202,9 @@ def _best_of_rolls(position: Position, evaluator: object, cube: Cube, match: Opt
     children, offsets, _ = kernels.batch_children(np.repeat(row[None, :], len(ROLLS), axis=0),
                                                   np.array(ROLLS, dtype=np.int8))
     children = np.asarray(children)
-    values, owners = _state_of(state, len(children))
+    owner = CENTRED if state.owner is None else SIDES.index(state.owner)  # the search's cube state, per row
+    values = np.full((len(children), 1), state.value, dtype=np.int64)
+    owners = np.full((len(children), 1), owner, dtype=np.int64)
     found, _ = search.after_move(np.repeat(row[None, :], len(children), axis=0), children, values, owners, 0, state)
     passed = children[:, layout.TURN] != row[layout.TURN]
     mine = np.where(passed, search.flip(found[:, 0]), found[:, 0])
