@@ -17,6 +17,7 @@ from .cube import Cube, Match
 from .cube.met import MatchEquityTable, default_table
 from .cube.state import SIDES, other
 from .errors import NardyError, field_error
+from .gamebatch import ROLLS, child_values, prefetched
 from .position import Move, Position
 from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay
 
@@ -32,8 +33,7 @@ RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (
 #: A cube decision counts in the error rates where doubling is within this much of not doubling (GNU
 #: Backgammon's ``isCloseCubedecision``), or where a double was offered or answered.
 CLOSE_CUBE = 0.16
-#: The 21 rolls and their weights out of 36.
-ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+#: The 21 rolls' weights (:data:`ROLLS`) out of 36.
 _WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 
 
@@ -133,6 +133,15 @@ class _Judge:
 
     def __init__(self, replay: Replay, evaluator: object, plies: int, table: Optional[MatchEquityTable]) -> None:
         self.replay, self.evaluator, self.plies, self.table = replay, evaluator, plies, table
+        #: A game's 0-ply values found in one batch (:meth:`prefetch`), by event number: each ply's moves'
+        #: values (at 0 plies) and the best of each roll's (for the luck).
+        self.moves: dict[int, np.ndarray] = {}
+        self.rolls: dict[int, np.ndarray] = {}
+
+    def prefetch(self, game: GameRecord, position_class: Optional[type[Position]]) -> None:
+        """Find in one batch the values :meth:`ranked` (at 0 plies) and :meth:`lucks` would find ply by ply
+        (:func:`~nardy_fast.gamebatch.prefetched`)."""
+        self.moves, self.rolls = prefetched(game, self.evaluator, self.plies, self.table, position_class)
 
     def state(self) -> tuple[Optional[Cube], Optional[Match]]:
         replay = self.replay
@@ -146,8 +155,14 @@ class _Judge:
         eq = self.table.mwc2eq(value, match.away(side), match.away(other(side)), cube.value, match.crawford)
         return float(eq), value
 
-    def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int) -> list[tuple[Move, float]]:
-        """:meth:`Position.hint`'s ranking, cubeful where the game has the cube."""
+    def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int,
+               key: int = 0) -> list[tuple[Move, float]]:
+        """:meth:`Position.hint`'s ranking, cubeful where the game has the cube (``key``: the event's number,
+        for a value prefetched)."""
+        if key in self.moves:
+            values = self.moves[key]
+            moves = position.legal_moves(roll)
+            return [(moves[i], float(values[i])) for i in np.lexsort((np.arange(len(values)), -values))]
         cube, match = self.state()
         judged = cast(AnalysedPosition, position)  # every implementation's Position is one
         evaluator = "net" if self.evaluator is None else self.evaluator
@@ -156,7 +171,7 @@ class _Judge:
         return judged.hint(roll, evaluator=evaluator, plies=plies, cube=cube, match=match,
                            table=self.table)
 
-    def lucks(self, position: Position) -> np.ndarray:
+    def lucks(self, position: Position, key: int = 0) -> np.ndarray:
         """Each of :data:`ROLLS`' luck: its best equity minus the mean over all rolls (36 weighted) of the
         best equities, at 0 plies, for the side to move (GNU Backgammon's ``LuckNormal``)."""
         side = position.turn
@@ -164,13 +179,14 @@ class _Judge:
         if cube is None:
             best = np.array([self.ranked(position, r, 0)[0][1] for r in ROLLS])
         else:
-            best = np.array([self.normal(float(v), side)[0] for v in _best_of_rolls(position, self.evaluator,
-                                                                                      cube, match, self.table)])
+            raw = self.rolls[key] if key in self.rolls else [float(np.max(v)) for v in child_values(
+                [position] * len(ROLLS), ROLLS, [cube] * len(ROLLS), match, self.evaluator, self.table)]
+            best = np.array([self.normal(float(v), side)[0] for v in raw])
         return best - float(np.dot(best, _WEIGHTS))
 
-    def luck(self, position: Position, roll: tuple[int, int]) -> float:
+    def luck(self, position: Position, roll: tuple[int, int], key: int = 0) -> float:
         """The luck of ``roll`` (:meth:`lucks`)."""
-        return float(self.lucks(position)[ROLLS.index((max(roll), min(roll)))])
+        return float(self.lucks(position, key)[ROLLS.index((max(roll), min(roll)))])
 
 
 def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cube] = None,
@@ -183,32 +199,6 @@ def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cu
         replay.cube = cube
     table = None if match is None or match.money else default_table(position.variant)
     return dict(zip(ROLLS, map(float, _Judge(replay, evaluator, 0, table).lucks(position))))
-
-
-def _best_of_rolls(position: Position, evaluator: object, cube: Cube, match: Optional[Match],
-                   table: Optional[MatchEquityTable]) -> np.ndarray:
-    """The best 0-ply cubeful value for the side to move of each of :data:`ROLLS` at once (one batch of the
-    search :meth:`Position.hint` uses with the cube, rather than 21 hints: the luck is most of an analysis)."""
-    from . import layout
-    from .cube.decision import check_state
-    from .cubeful import CENTRED, CubefulSearch
-    from .evaluation.composite import resolve_evaluator
-    from .kernels import kernels_of
-
-    kernels = kernels_of(position)
-    state, game, met = check_state(cube, match, table, position.variant)
-    search = CubefulSearch(kernels, resolve_evaluator("net" if evaluator is None else evaluator), game, met, 0)
-    row = position.to_array()
-    children, offsets, _ = kernels.batch_children(np.repeat(row[None, :], len(ROLLS), axis=0),
-                                                  np.array(ROLLS, dtype=np.int8))
-    children = np.asarray(children)
-    owner = CENTRED if state.owner is None else SIDES.index(state.owner)  # the search's cube state, per row
-    values = np.full((len(children), 1), state.value, dtype=np.int64)
-    owners = np.full((len(children), 1), owner, dtype=np.int64)
-    found, _ = search.after_move(np.repeat(row[None, :], len(children), axis=0), children, values, owners, 0, state)
-    passed = children[:, layout.TURN] != row[layout.TURN]
-    mine = np.where(passed, search.flip(found[:, 0]), found[:, 0])
-    return np.maximum.reduceat(mine, np.asarray(offsets)[:len(ROLLS)])
 
 
 def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, threads: int = 1,
@@ -246,6 +236,7 @@ def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[Match
           position_class: Optional[type[Position]]) -> list[Decision]:
     replay = Replay(game.start, game.match, position_class)
     judge = _Judge(replay, evaluator, plies, table)
+    judge.prefetch(game, position_class)
     found: list[Decision] = []
     decided = None  # the cube decision of this turn, once the side to move doubled
     turn = 1
@@ -263,7 +254,7 @@ def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[Match
             if decided is None and event.roll is not None and replay.may_double():
                 values = _cube_values(judge, position)
                 found.append(_cube_row(game.number, turn, judge, position, values, "no double"))
-            found.append(_move_row(game.number, turn, judge, position, event, where))
+            found.append(_move_row(game.number, turn, judge, position, event, where, index))
             decided = None
             if replay.position.turn != position.turn:
                 turn += 1
@@ -272,10 +263,11 @@ def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[Match
     return found
 
 
-def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: Ply, where: str) -> Decision:
+def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: Ply, where: str,
+              key: int = 0) -> Decision:
     move = judge.replay.play(event.roll, [(s.src, s.dst) for s in event.steps], event.text, where)
     side = position.turn
-    ranked = judge.ranked(position, event.roll, judge.plies)
+    ranked = judge.ranked(position, event.roll, judge.plies, key)
     results: dict[Position, tuple[Move, float]] = {}
     for entry, value in ranked:  # distinct results: a move reaching the same position is the same choice
         results.setdefault(entry.result, (entry, value))
@@ -284,7 +276,7 @@ def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: 
     best_eq, best_mwc = judge.normal(best_value, side)
     eq, mwc = judge.normal(played_value, side)
     loss = max(0.0, best_eq - eq)
-    luck = None if event.roll is None else judge.luck(position, event.roll)
+    luck = None if event.roll is None else judge.luck(position, event.roll, key)
     return Decision(number, turn, side, event.roll, "move", str(move) or "pass",
                     str(best_move) or "pass", eq, best_eq, loss,
                     None if mwc is None or best_mwc is None else max(0.0, best_mwc - mwc), mark_of(loss), luck,
