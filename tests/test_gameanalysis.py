@@ -196,3 +196,20 @@ def test_cli_on_a_written_match(tmp_path: Path) -> None:
     html = page.read_text()  # a board picture for each marked decision, with its played and best move
     assert html.count("<svg") == len(marked) and html.count("<h3>") == len(marked)
     assert all(f"played <b>{d['played']}</b>" in html and f"best <b>{d['best']}</b>" in html for d in marked)
+
+
+def test_progress_threads_and_bad_input(tmp_path: Path) -> None:
+    record = nardy_fast.read_match(Path(__file__).parent / "data" / "gnubg-match3-seed1.mat")
+    seen: list[int] = []
+    found = analyse(record, progress=seen.append)
+    assert len(seen) == len(record.games) and seen == sorted(seen) and seen[-1] == len(found.decisions)
+    assert analyse(record, threads=2) == found  # the games in threads: the same analysis
+    with pytest.raises(nardy_fast.NardyError, match="record"):
+        analyse("match.mat")  # type: ignore[arg-type]
+    with pytest.raises(nardy_fast.NardyError, match="threads"):
+        analyse(record, threads=0)
+    bad = tmp_path / "bad.mat"
+    bad.write_text("not a match\n")
+    done = subprocess.run([sys.executable, "-m", "nardy_fast", "analyse", str(bad)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "FILE" in done.stderr
