@@ -67,6 +67,7 @@ from .errors import (
 from .evaluation.network import Network
 from .evaluation.outcomes import EVALUATORS, OUTPUTS, equity
 from .game import Game
+from .gameanalysis import analyse
 from .gamerecords import match_record
 from .layout import WIDTH
 from .matchfiles import read_match, write_match
@@ -96,6 +97,7 @@ __all__ = [
     "MatchRecord",
     "GameRecord",
     "match_record",
+    "analyse",
     "read_match",
     "write_match",
     "Rollout",

@@ -18,6 +18,7 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
   hint      rank every legal move of a position for a roll by an evaluator's equity, best first
   cube      the cube decision of a position's side to move (no double, double-take, double-pass), at
             money play or at a match score
+  analyse   analyse a match file: each move's and cube decision's equity lost, marks, luck, error rates
   met       print a match equity table: a variant's, computed from its network's mars and koks rates, or
             the published Kazaross-XG2
   train     train a network evaluator of a variant by self-play, with checkpoints it resumes from and
@@ -49,7 +50,7 @@ from typing import Optional, Protocol
 
 from .. import __version__
 from ..errors import QUOTE_LIMIT, NardyError, cut, quote
-from . import bench, corpus, cube, duel, errors, hint, met, perft, playout, rollout, train
+from . import analyse, bench, corpus, cube, duel, errors, hint, met, perft, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -84,6 +85,7 @@ _COMMANDS: dict[str, _Command] = {
     "duel": duel,
     "hint": hint,
     "cube": cube,
+    "analyse": analyse,
     "met": met,
     "train": train,
     "corpus": corpus,

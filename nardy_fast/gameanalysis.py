@@ -1,0 +1,386 @@
+"""Game analysis of a match record (docs/rules.md, Game analysis): every checker play and cube decision of
+its games judged by the engine as GNU Backgammon judges them (the equity lost against the best choice, in
+normalised money equity per unit of the cube, and in a match the match winning chances lost; the marks at
+0.04, 0.08 and 0.16), the luck of every roll, and per player the error rates, eXtreme Gammon's performance
+rating and the luck-adjusted result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Optional, cast
+
+import numpy as np
+
+from .analysis import AnalysedPosition
+from .cube import Cube, Match
+from .cube.met import MatchEquityTable, default_table
+from .cube.state import SIDES, other
+from .errors import NardyError, field_error
+from .gamebatch import ROLLS, child_values, prefetched
+from .position import Move, Position
+from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay
+
+__all__ = ["Decision", "PlayerSummary", "Analysis", "analyse", "mark_of", "rating_of", "summarise", "ROLLS", "roll_luck",
+           "MARKS", "RATINGS", "CLOSE_CUBE"]
+
+#: GNU Backgammon's marks of a decision by the equity it lost (more than the threshold, ``Skill``).
+MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
+#: GNU Backgammon's rating words by the error per decision in normalised equity (less than the limit,
+#: ``GetRating`` of its analysis.c: 2, 5, 8, 12, 18, 26 and 35 mEMG); above the last, "Awful!".
+RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
+           (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"))
+#: A cube decision counts in the error rates where doubling is within this much of not doubling (GNU
+#: Backgammon's ``isCloseCubedecision``), or where a double was offered or answered.
+CLOSE_CUBE = 0.16
+#: The 21 rolls' weights (:data:`ROLLS`) out of 36.
+_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+
+
+def mark_of(loss: float) -> str:
+    """GNU Backgammon's mark of a decision that lost ``loss`` (normalised equity): "" for none."""
+    for limit, word in MARKS:
+        if loss > limit:
+            return word
+    return ""
+
+
+def rating_of(error: float) -> str:
+    """GNU Backgammon's rating words for an error per decision (normalised equity, not ×1000)."""
+    for limit, word in RATINGS:
+        if error < limit:
+            return word
+    return "Awful!"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: game number, move number (the turn of the game, 1 for the first), side, roll (``None``
+    for a cube decision or a transfer segment), kind ("move" or "cube"), the choice played and the best one
+    (move texts, or "no double", "double", "take", "drop", "beaver"), their equities (normalised money
+    equity per unit of the cube, seen by ``side``), the equity lost, the match winning chances lost (``None``
+    at money play), the mark, the luck of the roll (``None`` where no roll was thrown), whether the
+    decision counts in the error rates (an unforced move; a close or actual cube decision), the cube's value
+    and the position before it (its text)."""
+
+    game: int
+    move: int
+    side: str
+    roll: Optional[tuple[int, int]]
+    kind: str
+    played: str
+    best: str
+    equity: float
+    best_equity: float
+    loss: float
+    mwc_loss: Optional[float]
+    mark: str
+    luck: Optional[float]
+    counted: bool
+    cube: int
+    position: str
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A player's summary: the equity lost in moves and in cube decisions (normalised), the decisions
+    counted in each, the error rates ×1000 (mEMG: per unforced move, per cube decision, per decision), the
+    performance rating (500 × equity lost ÷ decisions counted), GNU Backgammon's rating words, the luck
+    (normalised equity: in total and per game, by game number), the result (points at money play, match
+    winning chances gained in a match) and the result adjusted for luck, in the same unit."""
+
+    name: str
+    side: str
+    move_loss: float
+    cube_loss: float
+    moves: int
+    cube_decisions: int
+    move_error_rate: float
+    cube_error_rate: float
+    error_rate: float
+    performance_rating: float
+    rating: str
+    luck: float
+    luck_per_game: tuple[float, ...]
+    result: float
+    luck_adjusted_result: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of a match record: its decisions in order and the players' summaries (White's,
+    Black's); ``marked`` the decisions with a mark."""
+
+    decisions: tuple[Decision, ...]
+    players: tuple[PlayerSummary, PlayerSummary]
+    plies: int
+
+    @property
+    def marked(self) -> tuple[Decision, ...]:
+        """The decisions with a mark, in order."""
+        return tuple(d for d in self.decisions if d.mark)
+
+    def to_dict(self) -> dict[str, object]:
+        """The analysis as plain values (for JSON)."""
+        from dataclasses import asdict
+
+        return {"plies": self.plies, "players": [asdict(p) for p in self.players],
+                "decisions": [asdict(d) for d in self.decisions]}
+
+
+class _Judge:
+    """The engine's values at one game's cube and match: equities normalised, match chances kept."""
+
+    def __init__(self, replay: Replay, evaluator: object, plies: int, table: Optional[MatchEquityTable]) -> None:
+        self.replay, self.evaluator, self.plies, self.table = replay, evaluator, plies, table
+        #: A game's 0-ply values found in one batch (:meth:`prefetch`), by event number: each ply's moves'
+        #: values (at 0 plies) and the best of each roll's (for the luck).
+        self.moves: dict[int, np.ndarray] = {}
+        self.rolls: dict[int, np.ndarray] = {}
+
+    def prefetch(self, game: GameRecord, position_class: Optional[type[Position]]) -> None:
+        """Find in one batch the values :meth:`ranked` (at 0 plies) and :meth:`lucks` would find ply by ply
+        (:func:`~nardy_fast.gamebatch.prefetched`)."""
+        self.moves, self.rolls = prefetched(game, self.evaluator, self.plies, self.table, position_class)
+
+    def state(self) -> tuple[Optional[Cube], Optional[Match]]:
+        replay = self.replay
+        return (replay.cube, replay.match) if replay.cubeful else (None, None)
+
+    def normal(self, value: float, side: str) -> tuple[float, Optional[float]]:
+        """A hint's value for ``side`` as (normalised equity, match winning chances or None)."""
+        cube, match = self.state()
+        if match is None or match.money or self.table is None or cube is None:
+            return value, None
+        eq = self.table.mwc2eq(value, match.away(side), match.away(other(side)), cube.value, match.crawford)
+        return float(eq), value
+
+    def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int,
+               key: int = 0) -> list[tuple[Move, float]]:
+        """:meth:`Position.hint`'s ranking, cubeful where the game has the cube (``key``: the event's number,
+        for a value prefetched)."""
+        if key in self.moves:
+            values = self.moves[key]
+            moves = position.legal_moves(roll)
+            return [(moves[i], float(values[i])) for i in np.lexsort((np.arange(len(values)), -values))]
+        cube, match = self.state()
+        judged = cast(AnalysedPosition, position)  # every implementation's Position is one
+        evaluator = "net" if self.evaluator is None else self.evaluator
+        if cube is None:
+            return judged.hint(roll, evaluator=evaluator, plies=plies)
+        return judged.hint(roll, evaluator=evaluator, plies=plies, cube=cube, match=match,
+                           table=self.table)
+
+    def lucks(self, position: Position, key: int = 0) -> np.ndarray:
+        """Each of :data:`ROLLS`' luck: its best equity minus the mean over all rolls (36 weighted) of the
+        best equities, at 0 plies, for the side to move (GNU Backgammon's ``LuckNormal``)."""
+        side = position.turn
+        cube, match = self.state()
+        if cube is None:
+            best = np.array([self.ranked(position, r, 0)[0][1] for r in ROLLS])
+        else:
+            raw = self.rolls[key] if key in self.rolls else [float(np.max(v)) for v in child_values(
+                [position] * len(ROLLS), ROLLS, [cube] * len(ROLLS), match, self.evaluator, self.table)]
+            best = np.array([self.normal(float(v), side)[0] for v in raw])
+        return best - float(np.dot(best, _WEIGHTS))
+
+    def luck(self, position: Position, roll: tuple[int, int], key: int = 0) -> float:
+        """The luck of ``roll`` (:meth:`lucks`)."""
+        return float(self.lucks(position, key)[ROLLS.index((max(roll), min(roll)))])
+
+
+def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cube] = None,
+              match: Optional[Match] = None) -> dict[tuple[int, int], float]:
+    """The luck of each roll (high die first) for ``position``'s side to move, as :func:`analyse` finds it:
+    cubeless without ``cube`` and ``match``, else cubeful (normalised equity; the variant's match equity
+    table in a match)."""
+    replay = Replay(position, None if cube is None and match is None else (match or Match()))
+    if cube is not None:
+        replay.cube = cube
+    table = None if match is None or match.money else default_table(position.variant)
+    return dict(zip(ROLLS, map(float, _Judge(replay, evaluator, 0, table).lucks(position))))
+
+
+def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, threads: int = 1,
+            progress: Optional[Callable[[int], None]] = None,
+            position_class: Optional[type[Position]] = None) -> Analysis:
+    """The analysis of ``record`` (docs/rules.md, Game analysis): each checker play ranked by
+    :meth:`Position.hint` ``plies`` deep (cubeful, with the game's cube and match score, where the game is
+    played with the cube), each cube decision by :meth:`Position.cube_decision`, the luck of each roll at 0
+    plies; ``progress`` is called with the number of decisions done after each game's. ``threads`` above 1
+    analyses games in parallel threads (the compiled core's searches release the GIL)."""
+    if not isinstance(record, MatchRecord):
+        raise field_error(NardyError, "record", "must be a nardy_fast.MatchRecord", record)
+    if not (isinstance(threads, int) and threads >= 1):
+        raise field_error(NardyError, "threads", "must be an integer 1 or more", threads)
+    table = None if record.money else default_table(record.variant)
+    games: list[list[Decision]]
+    if threads == 1:
+        games = []
+        for game in record.games:
+            games.append(_game(game, evaluator, plies, table, position_class))
+            if progress is not None:
+                progress(sum(map(len, games)))
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            games = list(pool.map(lambda g: _game(g, evaluator, plies, table, position_class), record.games))
+        if progress is not None:
+            progress(sum(map(len, games)))
+    decisions = tuple(d for found in games for d in found)
+    return Analysis(decisions, summarise(record, decisions, table), plies)
+
+
+def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[MatchEquityTable],
+          position_class: Optional[type[Position]]) -> list[Decision]:
+    replay = Replay(game.start, game.match, position_class)
+    judge = _Judge(replay, evaluator, plies, table)
+    judge.prefetch(game, position_class)
+    found: list[Decision] = []
+    decided = None  # the cube decision of this turn, once the side to move doubled
+    turn = 1
+    for index, event in enumerate(game.events, 1):
+        where = f"game {game.number}, event {index}"
+        position = replay.position
+        if isinstance(event, CubeAction):
+            if event.action == "double":
+                decided = _cube_values(judge, position)
+                found.append(_cube_row(game.number, turn, judge, position, decided, "double"))
+            elif decided is not None:
+                found.append(_cube_row(game.number, turn, judge, position, decided, event.action))
+            replay.cube_action(event.side, event.action, where)
+        elif isinstance(event, Ply):
+            if decided is None and event.roll is not None and replay.may_double():
+                values = _cube_values(judge, position)
+                found.append(_cube_row(game.number, turn, judge, position, values, "no double"))
+            found.append(_move_row(game.number, turn, judge, position, event, where, index))
+            decided = None
+            if replay.position.turn != position.turn:
+                turn += 1
+        else:
+            replay.resign(other(event.side), event.points, where)
+    return found
+
+
+def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: Ply, where: str,
+              key: int = 0) -> Decision:
+    move = judge.replay.play(event.roll, [(s.src, s.dst) for s in event.steps], event.text, where)
+    side = position.turn
+    ranked = judge.ranked(position, event.roll, judge.plies, key)
+    results: dict[Position, tuple[Move, float]] = {}
+    for entry, value in ranked:  # distinct results: a move reaching the same position is the same choice
+        results.setdefault(entry.result, (entry, value))
+    best_move, best_value = ranked[0]
+    played_value = results[move.result][1]
+    best_eq, best_mwc = judge.normal(best_value, side)
+    eq, mwc = judge.normal(played_value, side)
+    loss = max(0.0, best_eq - eq)
+    luck = None if event.roll is None else judge.luck(position, event.roll, key)
+    return Decision(number, turn, side, event.roll, "move", str(move) or "pass",
+                    str(best_move) or "pass", eq, best_eq, loss,
+                    None if mwc is None or best_mwc is None else max(0.0, best_mwc - mwc), mark_of(loss), luck,
+                    len(results) > 1, judge.replay.cube.value, position.to_text())
+
+
+def _cube_values(judge: _Judge, position: Position) -> tuple[np.ndarray, Optional[np.ndarray]]:
+    cube, match = judge.state()
+    found = cast(AnalysedPosition, position).cube_decision(evaluator=judge.evaluator, plies=judge.plies, cube=cube,
+                                                           match=match, table=judge.table)
+    equities = np.asarray(found.equities, dtype=np.float64).reshape(3)
+    mwc = None
+    if match is not None and not match.money:
+        mwc = np.array([found.no_double, found.double_take, found.double_pass], dtype=np.float64).reshape(3)
+    return equities, mwc
+
+
+def _cube_row(number: int, turn: int, judge: _Judge, position: Position,
+              values: tuple[np.ndarray, Optional[np.ndarray]], action: str) -> Decision:
+    # the doubler's choice takes a line (a double's value is the taker's best answer); the taker's values are
+    # the doubler's turned (a difference of the taker's chances is minus the doubler's)
+    eq, mwc = values
+    doubler = position.turn
+    if action in ("no double", "double"):
+        side = doubler
+
+        def value(v: np.ndarray, choice: str) -> float:
+            return float(v[0]) if choice == "no double" else float(min(v[1], v[2]))
+
+        choices = ("no double", "double")
+        counted = action == "double" or float(min(eq[1], 1.0)) > float(eq[0]) - CLOSE_CUBE
+    else:
+        side = other(doubler)
+
+        def value(v: np.ndarray, choice: str) -> float:  # the taker's view of the doubler's values
+            return -float(v[1]) if choice == "take" else -float(v[2])
+
+        choices = ("take", "drop")
+        action = "take" if action == "beaver" else action
+        counted = True
+    best = max(choices, key=lambda c: value(eq, c))
+    loss = max(0.0, value(eq, best) - value(eq, action))
+    mwc_loss = None if mwc is None else max(0.0, value(mwc, best) - value(mwc, action))
+    return Decision(number, turn, side, None, "cube", action, best, value(eq, action), value(eq, best), loss,
+                    mwc_loss, mark_of(loss), None, counted, judge.replay.cube.value, position.to_text())
+
+
+def summarise(record: MatchRecord, decisions: Sequence[Decision],
+              table: Optional[MatchEquityTable]) -> tuple[PlayerSummary, PlayerSummary]:
+    """The players' summaries of ``decisions`` of ``record``."""
+    out = []
+    for name, side in zip(record.players, SIDES):
+        mine = [d for d in decisions if d.side == side and d.counted]
+        moves = [d for d in mine if d.kind == "move"]
+        cubes = [d for d in mine if d.kind == "cube"]
+        move_loss = sum(d.loss for d in moves)
+        cube_loss = sum(d.loss for d in cubes)
+        total = len(moves) + len(cubes)
+        per_game = tuple(sum(d.luck or 0.0 for d in decisions if d.side == side and d.game == g.number)
+                         for g in record.games)
+        result = sum(_result(g, side, record, table) for g in record.games)
+        luck = sum(per_game)
+        out.append(PlayerSummary(
+            name, side, move_loss, cube_loss, len(moves), len(cubes), _rate(move_loss, len(moves)),
+            _rate(cube_loss, len(cubes)), _rate(move_loss + cube_loss, total),
+            500.0 * (move_loss + cube_loss) / total if total else 0.0,
+            rating_of((move_loss + cube_loss) / total) if total else "N/A", luck, per_game, result,
+            result - _luck_in_result(record, decisions, side, table)))
+    return out[0], out[1]
+
+
+def _rate(loss: float, count: int) -> float:
+    return 1000.0 * loss / count if count else 0.0
+
+
+def _result(game: GameRecord, side: str, record: MatchRecord, table: Optional[MatchEquityTable]) -> float:
+    """What ``game`` brought ``side``: points at money play, match winning chances gained in a match."""
+    if game.winner is None:
+        return 0.0
+    sign = 1.0 if game.winner == side else -1.0
+    if table is None or game.match is None or record.length is None:
+        return sign * game.points
+    match = game.match
+    winner = game.winner
+    a, b = match.away(winner), match.away(other(winner))
+    before = table.after(a, b, match.crawford)
+    return sign * (table.after(a, b, match.crawford, won=game.points) - before)
+
+
+def _luck_in_result(record: MatchRecord, decisions: Sequence[Decision], side: str,
+                    table: Optional[MatchEquityTable]) -> float:
+    """``side``'s luck in the result's unit (GNU Backgammon: ×cube at money play, in match winning chances
+    by ``eq2mwc`` in a match), the other side's luck counted against it."""
+    games = {g.number: g for g in record.games}
+    total = 0.0
+    for d in decisions:
+        if d.luck is None:
+            continue
+        sign = 1.0 if d.side == side else -1.0
+        match = games[d.game].match
+        if table is None or match is None or match.money:
+            total += sign * d.luck * d.cube
+        else:
+            away, theirs = match.away(d.side), match.away(other(d.side))
+            total += sign * float(table.eq2mwc(d.luck, away, theirs, d.cube, match.crawford)
+                                  - table.eq2mwc(0.0, away, theirs, d.cube, match.crawford))
+    return total
