@@ -23,7 +23,7 @@ from .playouts import PlayoutOptions, check_playout
 from .policies import Player
 from .turns import LIMITED, MAX_PLIES
 
-__all__ = ["CUBE_RECORD", "MATCH_RECORD", "cube_playout"]
+__all__ = ["CUBE_RECORD", "MATCH_RECORD", "cube_playout", "check_cube_playout"]
 
 Ints = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
@@ -105,13 +105,10 @@ def _play(kernels: Kernels, player: Player, args: PlayoutArgs, match: Match, fir
                                              games.count, games.score))
 
 
-def cube_playout(kernels: Kernels, start: object, games: object, seed: object, options: PlayoutOptions,
-                 match: Match) -> Records:
-    """:func:`nardy_fast.playout` with the cube (``match``: money play with its options, or a match from its
-    score; :func:`~nardy_fast.cubeduel.session_match`): one :data:`CUBE_RECORD` per money game or one
-    :data:`MATCH_RECORD` per match, ``options.batch`` records at a time, each batch split among
-    ``options.threads`` threads."""
-    args = check_playout(start, games, seed, options)
+def check_cube_playout(args: PlayoutArgs, options: PlayoutOptions, match: Match) -> Player:
+    """The player of a checked playout ``args`` with the cube under ``match``, or the error naming what a
+    playout with the cube refuses: trajectories, truncation, match numbers past :data:`MATCH_NUMBERS`, and a
+    match longer than the table a player deciding at the score reads."""
     if args.trajectories:
         raise field_error(NardyError, "trajectories", "a playout with the cube gives records only", True)
     if args.truncate:
@@ -125,6 +122,17 @@ def cube_playout(kernels: Kernels, start: object, games: object, seed: object, o
         # refused before any game, not at the first decision, which reads the table
         raise field_error(NardyError, "match", f"a player deciding at the score needs a length up to {longest}",
                           match.length)
+    return player
+
+
+def cube_playout(kernels: Kernels, start: object, games: object, seed: object, options: PlayoutOptions,
+                 match: Match) -> Records:
+    """:func:`nardy_fast.playout` with the cube (``match``: money play with its options, or a match from its
+    score; :func:`~nardy_fast.cubeduel.session_match`): one :data:`CUBE_RECORD` per money game or one
+    :data:`MATCH_RECORD` per match, ``options.batch`` records at a time, each batch split among
+    ``options.threads`` threads."""
+    args = check_playout(start, games, seed, options)
+    player = check_cube_playout(args, options, match)
     out = np.zeros(args.games, dtype=CUBE_RECORD if match.money else MATCH_RECORD)
     for begin in range(0, args.games, args.batch):
         end = min(begin + args.batch, args.games)

@@ -47,6 +47,8 @@ except ImportError as error:  # the package itself does not depend on Dask
 import nardy_fast
 
 from .cube import Cube, Match
+from .cubeduel import session_match
+from .cubeplayouts import check_cube_playout
 from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .errors import NardyError, field_error
 from .inputs import choice, integer
@@ -122,8 +124,10 @@ def default_shards(client: distributed.Client) -> int:
 # --- what the workers run (module-level functions: the workers import them by name) ----------------------------
 
 
-def _playout_task(start: object, games: int, seed: int, options: PlayoutOptions) -> Played:
-    played: Played = nardy_fast.playout(start, games, seed=seed, **options.keywords())
+def _playout_task(start: object, games: int, seed: int, options: PlayoutOptions, cube: bool = False,
+                  match: Union[int, Match, None] = None) -> Played:
+    played: Played = nardy_fast.playout(start, games, seed=seed, cube=cube, match=match,
+                                        **options.keywords())
     return played
 
 
@@ -155,6 +159,8 @@ def playout(
     seed: int = 0,
     shards: Optional[int] = None,
     trajectories: Literal[False] = False,
+    cube: bool = False,
+    match: Union[int, Match, None] = None,
     **options: Any,
 ) -> Records: ...
 
@@ -180,11 +186,14 @@ def playout(
     seed: int = 0,
     shards: Optional[int] = None,
     trajectories: bool = False,
+    cube: bool = False,
+    match: Union[int, Match, None] = None,
     **options: Any,
 ) -> Union[Records, tuple[Records, Trajectories]]:
     """``nardy_fast.playout(start, games, seed=seed, **options)`` run on ``client``'s workers in ``shards``
     contiguous ranges of games: the same :data:`~nardy_fast.game.RECORD` array, record for record (and with
-    ``trajectories=True`` the same trajectories).
+    ``trajectories=True`` the same trajectories); with ``cube=True`` or ``match`` the same records of money
+    games or matches with the cube (:mod:`nardy_fast.cubeplayouts`).
 
     ``options`` are those of :func:`nardy_fast.playout`: ``policy`` (a callable one must pickle),
     ``opening``, ``stratify``, ``first_game``, ``batch``, ``threads`` (per shard) and rule flags. ``shards``
@@ -192,7 +201,10 @@ def playout(
     """
     cluster = _check_client(client)
     asked = PlayoutOptions.of(trajectories=trajectories, **options)
+    session = session_match(cube, match)
     args = _checked_playout(start, games, seed, asked)
+    if session is not None:  # checked as nardy_fast.playout checks it, before any shard is sent
+        check_cube_playout(args, asked, session)
     count = _check_shards(shards) or default_shards(cluster)
     sent: object = start
     if not args.from_start:  # the checked rows, compact int8; a Position travels as its row
@@ -200,7 +212,8 @@ def playout(
         if args.rows.nbytes > _SCATTER_BYTES:
             sent = cluster.scatter(args.rows, broadcast=False)
     tasks = [
-        cluster.submit(_playout_task, sent, last - first, args.seed, replace(asked, first_game=first), pure=False)
+        cluster.submit(_playout_task, sent, last - first, args.seed, replace(asked, first_game=first), cube, match,
+                       pure=False)
         for first, last in split_range(args.first_game, args.games, min(count, args.games))
     ]
     parts: list[Any] = _gathered(cluster, tasks)

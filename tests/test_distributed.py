@@ -62,6 +62,20 @@ def test_playout_from_a_variant_start_equals_one_process(
     assert np.array_equal(sharded, local)
 
 
+@pytest.mark.parametrize(
+    ("options", "shards"),
+    [
+        ({"cube": True, "policy": nardy_fast.Greedy(), "first_game": 3}, 3),
+        ({"match": nardy_fast.Match(jacoby=True, beavers=True), "policy": "first"}, 2),
+        ({"match": nardy_fast.Match(3, (1, 0)), "policy": nardy_fast.Greedy(cube="threshold")}, 4),
+    ],
+)
+def test_playout_with_the_cube_equals_one_process(client: Client, options: dict[str, Any], shards: int) -> None:
+    local = nardy_fast.playout("short", 9, seed=4, **options)
+    sharded = nd.playout(client, "short", 9, seed=4, shards=shards, **options)
+    assert sharded.dtype == local.dtype and np.array_equal(sharded, local)
+
+
 def test_playout_from_packed_rows_equals_one_process(client: Client) -> None:
     rows = np.stack([nardy_fast.Position.start(v).to_array() for v in ("long", "short", "gulbar")])
     local = nardy_fast.playout(rows, 11, seed=3, first_game=5)
@@ -235,6 +249,11 @@ PLAYOUT_ERRORS: list[tuple[object, object, dict[str, Any]]] = [
     ("long", 5, {"no_such_flag": 1}),
     (np.zeros((2, 3), np.int8), 5, {}),
     (nardy_fast.Position.from_text(FINISHED), 5, {}),
+    ("long", 5, {"cube": 1}),
+    ("long", 5, {"match": "7"}),
+    ("long", 5, {"cube": True, "trajectories": True}),
+    ("long", 5, {"match": 3, "truncate": "bearoff"}),
+    ("long", 5, {"match": 3, "first_game": 2**54 - 4}),
 ]
 
 
