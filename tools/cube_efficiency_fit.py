@@ -33,6 +33,7 @@ import nardy_fast
 from nardy_fast import Cube, Position, layout
 from nardy_fast.corpus import load
 from nardy_fast.cube import average_values, money_cubeful, money_points
+from nardy_fast.cube.janowski import EFFICIENCIES, measured
 from nardy_fast.cuberollouts import CubefulRollout
 from nardy_fast.evaluation.classes import CLASSES, classify
 from nardy_fast.policies import Greedy
@@ -135,7 +136,15 @@ def main() -> None:
     parser.add_argument("--classes", default=",".join(MEASURED), help="the classes to roll out (default: all)")
     parser.add_argument("--fit", type=Path, nargs="*", default=[],
                         help="other files of records (other seeds) to fit with --out's")
+    parser.add_argument("--efficiencies", default=None, metavar="CONTACT,RACE,BEAROFF",
+                        help="the figures the players decide with (default: the variant's in force), "
+                             "to repeat a measurement with the figures it found")
     args = parser.parse_args()
+    deciding = ""
+    if args.efficiencies is not None:
+        contact, race, bearoff = (float(figure) for figure in args.efficiencies.split(","))
+        EFFICIENCIES[args.variant] = measured(contact, race, bearoff)
+        deciding = f" --efficiencies {args.efficiencies}"
     rows, _ = load(args.variant)
     kinds = classify(rows)
     # starts of turns only (no pending extra roll or transfer), one order for every run of the seed
@@ -160,7 +169,7 @@ def main() -> None:
                 out.flush()
                 done[index] = record
     print(f"# python tools/cube_efficiency_fit.py {args.variant} --positions {args.positions} "
-          f"--trials {args.trials} --seed {args.seed}  ({time.time() - began:.0f} s this run)")
+          f"--trials {args.trials} --seed {args.seed}{deciding}  ({time.time() - began:.0f} s this run)")
     for name, (rolled, window, x, error) in figures(args.variant, read_records([args.out, *args.fit])).items():
         print(f"{args.variant} {name}: {rolled} positions rolled out, {window} between the take and cash points, "
               f"x = {x:.3f} +- {error:.3f}")
