@@ -155,3 +155,27 @@ def test_batches_and_threads_change_no_result() -> None:
         assert isinstance(result, CubeDuelResult)
         results.append(result.results)
     assert all(np.array_equal(results[0], other) for other in results[1:])
+
+
+@pytest.mark.parametrize("command", ["duel random random", "rollout --position", "playout"])
+def test_the_command_lines_money_options_make_the_match_they_name(command: str) -> None:
+    from nardy_fast.cli import _parser
+    from nardy_fast.cli.parser import UsageError
+    from nardy_fast.cli.rollout import cube_match
+
+    parser, _ = _parser()
+    words = command.split() + (["short w 1:15,24:-15"] if command.endswith("--position") else [])
+
+    def match_of(*options: str) -> Optional[Match]:
+        return cube_match(parser.parse_args([*words, *options]))
+
+    assert match_of() is None
+    assert match_of("--cube") == Match()
+    assert match_of("--cube", "--jacoby", "--beavers") == Match(jacoby=True, beavers=True)
+    assert match_of("--cube", "--beavers") == Match(beavers=True)
+    assert match_of("--match", "5", "--score", "3-4", "--crawford") == Match(5, (3, 4), crawford=True)
+    for options in (["--jacoby"], ["--match", "5", "--beavers"], ["--cube", "--match", "5", "--jacoby"]):
+        with pytest.raises(UsageError, match=f"{options[-1]}: money play only, needs --cube"):
+            match_of(*options)
+    with pytest.raises(UsageError, match="--score: needs --match N"):
+        match_of("--cube", "--score", "1-2")

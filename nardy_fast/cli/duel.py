@@ -32,6 +32,7 @@ from .parser import (
     threads_option,
 )
 from .progress import Progress, progress_option, progress_stream
+from .rollout import cube_match, cube_options
 
 __all__ = ["DESCRIPTION", "PLAYERS", "add_arguments", "duel_report", "run"]
 
@@ -96,10 +97,8 @@ def add_arguments(parser: Parser) -> None:
             help=f"how deep the evaluator of player {seat.upper()} searches, 0..{MAX_PLIES} (default: 0; "
             "only for an evaluator)",
         )
-    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube")
-    parser.add_argument(
-        "--match", type=integer(1, 64), default=None, metavar="N", help="play matches to N points, with the cube"
-    )
+    cube_options(parser, "money games with the doubling cube", "play matches to N points, with the cube",
+                 "the first game of each match is the Crawford game")
     for seat in ("a", "b"):
         parser.add_argument(
             f"--cube-{seat}", choices=STRATEGIES, default="janowski",
@@ -178,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
                 evaluate(start, player.evaluator)
         players.append(player)
         names.append(described)
+    match = cube_match(args)
     unit = "games" if args.match is None else f"matches to {args.match}"
     deepest = max(p.plies if isinstance(p, Greedy) else 0 for p in players)
     print(
@@ -197,8 +197,7 @@ def run(args: argparse.Namespace) -> int:
                 batch=_BATCH[deepest],
                 threads=args.threads,
                 progress=progress.update,
-                cube=args.cube,
-                match=args.match,
+                match=match,
                 **flags,
             )
     seconds = time.perf_counter() - progress.started

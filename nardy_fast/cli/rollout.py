@@ -82,9 +82,14 @@ def add_arguments(parser: Parser) -> None:
 
 
 def cube_options(parser: argparse.ArgumentParser, cube: str, match: str, crawford: str) -> None:
-    """The options of a command that plays with the cube (``--cube``, ``--match N``, ``--score A-B``,
-    ``--crawford``, read by :func:`cube_match`), with the command's own help for three of them."""
+    """The options of a command that plays with the cube (``--cube``, ``--jacoby``, ``--beavers``, ``--match
+    N``, ``--score A-B``, ``--crawford``, read by :func:`cube_match`), with the command's own help for three of
+    them."""
     parser.add_argument("--cube", action="store_true", help=cube)
+    parser.add_argument("--jacoby", action="store_true", help="with --cube: the Jacoby rule (docs/rules.md, "
+                        "The doubling cube): a mars or koks counts as a single win while the cube is centred")
+    parser.add_argument("--beavers", action="store_true", help="with --cube: beavers, an immediate redouble "
+                        "by the taker that keeps the cube")
     parser.add_argument("--match", type=integer(1, 64), default=None, metavar="N", help=match)
     parser.add_argument(
         "--score", default=None, metavar="A-B", help="with --match: White's and Black's points (default: 0-0)"
@@ -93,12 +98,16 @@ def cube_options(parser: argparse.ArgumentParser, cube: str, match: str, crawfor
 
 
 def cube_match(args: argparse.Namespace) -> Optional[Match]:
-    """The match of ``--cube``/``--match``/``--score``/``--crawford`` (``None``: a cubeless rollout)."""
+    """The match of ``--cube``/``--jacoby``/``--beavers``/``--match``/``--score``/``--crawford`` (``None``:
+    cubeless games)."""
+    for given, option in ((args.jacoby, "--jacoby"), (args.beavers, "--beavers")):
+        if given and (args.match is not None or not args.cube):
+            raise UsageError(f"{option}: money play only, needs --cube (and no --match)")
     if args.match is None:
         for given, option in ((args.score is not None, "--score"), (args.crawford, "--crawford")):
             if given:
                 raise UsageError(f"{option}: needs --match N")
-        return Match() if args.cube else None
+        return Match(jacoby=args.jacoby, beavers=args.beavers) if args.cube else None
     text = "0-0" if args.score is None else args.score
     parts = text.split("-")
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) < 4 for part in parts):
