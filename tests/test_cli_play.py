@@ -121,6 +121,13 @@ def test_bad_input_reprompts_with_a_message() -> None:
     assert record.games[0].plies[0].text == str(game.position.legal_moves(game.roll)[0])
 
 
+def test_manual_dice_prompt_reprompts_and_quits() -> None:
+    record, out, _ = drive(["x", "w", "7-1", "31", "quit"], variant="long", manual=True)
+    assert "Not an answer: 'x'" in out and "Not a roll: '7-1'" in out and "Not a roll: 'quit'" not in out
+    # long nardy's first roll from the head is forced: played at once; quit at the other side's dice
+    assert out.endswith("Stopped.") and [ply.roll for ply in record.games[0].plies] == [(3, 1)]
+
+
 def test_resignation_ends_the_game_and_is_recorded() -> None:
     side = starter("short", 3)
     # after a move (a .mat file names the side that started by its first move)

@@ -122,6 +122,7 @@ class Session(Prompts):
             return
         if self.drawn != position.to_text():  # not drawn again right after the cube prompt drew it
             self.write(f"\n{self._status()}\n{board_text(position, side)}")
+        self.drawn = ""
         if len(moves) == 1:
             self._play(roll, moves[0])
             self.write(f"You {'roll ' if roll else 'play '}{dice}: {str(moves[0]) or 'pass'} (the only move)")
@@ -150,6 +151,9 @@ class Session(Prompts):
             found = _DICE.fullmatch(line)
             if found:
                 return int(found[1]), int(found[2])
+            if line.lower() in ("quit", "help", "board"):  # not resign: a turn under way needs its roll
+                self._command(line.lower())
+                continue
             self.write(f"Not a roll: {line!r}. Type two dice 1-6, as 3-1.")
 
     def _human_move(self, position: AnalysedPosition, roll: Optional[tuple[int, int]], moves: list[Move],
