@@ -19,6 +19,8 @@ Commands (nardy-fast COMMAND --help lists a command's options and says what it p
   cube      the cube decision of a position's side to move (no double, double-take, double-pass), at
             money play or at a match score
   analyse   analyse a match file: each move's and cube decision's equity lost, marks, luck, error rates
+  play      play against the built-in player in the terminal, with the cube in a match or money play;
+            the match record is written as .mat for analyse
   met       print a match equity table: a variant's, computed from its network's mars and koks rates, or
             the published Kazaross-XG2
   train     train a network evaluator of a variant by self-play, with checkpoints it resumes from and
@@ -50,7 +52,7 @@ from typing import Optional, Protocol
 
 from .. import __version__
 from ..errors import QUOTE_LIMIT, NardyError, cut, quote
-from . import analyse, bench, corpus, cube, duel, errors, hint, met, perft, playout, rollout, train
+from . import analyse, bench, corpus, cube, duel, errors, hint, met, perft, play, playout, rollout, train
 from .parser import Formatter, Parser, UsageError, one_line, option_of
 
 __all__ = ["PROG", "main"]
@@ -86,6 +88,7 @@ _COMMANDS: dict[str, _Command] = {
     "hint": hint,
     "cube": cube,
     "analyse": analyse,
+    "play": play,
     "met": met,
     "train": train,
     "corpus": corpus,
