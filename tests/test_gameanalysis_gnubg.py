@@ -9,13 +9,16 @@ absent). Both analyses are cubeful at the match score (GNU Backgammon's analysis
 cube layer turns GNU Backgammon's cubeless outputs into cubeful equities as GNU Backgammon does
 (tests/test_cube_gnubg.py), so every checker play's equities, equity lost, mark and forcedness, every roll's
 luck (the opening roll's too), every cube decision's values and whether it counts, and each player's counts,
-error totals and rates, luck, results and rating words are GNU Backgammon's, within what it prints.
+error totals and rates, luck, results and rating words are GNU Backgammon's, within what it prints. Where
+gnubg itself is installed, a slow test runs the tool again and gets the committed files.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +177,22 @@ def test_player_statistics_agree(session: Session) -> None:
                 assert (rating_of(rate / 1000) if count else "n/a") == words, (label, rate, words)
         if not near_threshold(player.error_rate / 1000, limits, 1e-4):
             assert player.rating == overall["Overall rating"][i]
+
+
+@pytest.mark.slow
+def test_the_oracle_is_reproduced(tmp_path: Path) -> None:
+    """GNU Backgammon itself, run again by tools/gnubg_analysis.py, plays and analyses the same matches (its
+    players' noise is deterministic): the committed data is what the tool makes."""
+    gnubg = pytest.importorskip("gnubg", reason="GNU Backgammon (the gnubg package, the peers extra) is absent")
+    made = json.loads((DATA / "gnubg-analysis-match3-seed34.json").read_text())
+    if gnubg.__version__ != made["gnubg"]:
+        pytest.skip(f"the data was made with gnubg {made['gnubg']}, this is {gnubg.__version__}")
+    tool = Path(__file__).parent.parent / "tools" / "gnubg_analysis.py"
+    subprocess.run([sys.executable, str(tool), str(tmp_path)], check=True, timeout=900, capture_output=True)
+    for path in DATA.glob("gnubg-analysis-*"):
+        fresh = (tmp_path / path.name).read_text()
+        if path.suffix == ".json":
+            assert json.loads(fresh) == json.loads(path.read_text()), path.name
+        else:  # the file's date aside
+            dated = re.compile(r"^; \[EventDate .*\n", re.MULTILINE)
+            assert dated.sub("", fresh) == dated.sub("", path.read_text()), path.name
