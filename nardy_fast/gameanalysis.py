@@ -1,8 +1,9 @@
 """Game analysis of a match record (docs/rules.md, Game analysis): every checker play and cube decision of
 its games judged by the engine as GNU Backgammon judges them (the equity lost against the best choice, in
 normalised money equity per unit of the cube, and in a match the match winning chances lost; the marks at
-0.04, 0.08 and 0.16), the luck of every roll, and per player the error rates, eXtreme Gammon's performance
-rating and the luck-adjusted result."""
+0.03, 0.06 and 0.12), the luck of every roll (the opening roll's as GNU Backgammon's ``LuckFirst``), and per
+player the error rates, eXtreme Gammon's performance rating, GNU Backgammon's rating words and the
+luck-adjusted result."""
 
 from __future__ import annotations
 
