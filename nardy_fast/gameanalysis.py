@@ -1,8 +1,9 @@
 """Game analysis of a match record (docs/rules.md, Game analysis): every checker play and cube decision of
 its games judged by the engine as GNU Backgammon judges them (the equity lost against the best choice, in
 normalised money equity per unit of the cube, and in a match the match winning chances lost; the marks at
-0.04, 0.08 and 0.16), the luck of every roll, and per player the error rates, eXtreme Gammon's performance
-rating and the luck-adjusted result."""
+0.03, 0.06 and 0.12), the luck of every roll (the opening roll's as GNU Backgammon's ``LuckFirst``), and per
+player the error rates, eXtreme Gammon's performance rating, GNU Backgammon's rating words and the
+luck-adjusted result."""
 
 from __future__ import annotations
 
@@ -17,41 +18,22 @@ from .cube import Cube, Match
 from .cube.met import MatchEquityTable, default_table
 from .cube.state import SIDES, other
 from .errors import NardyError, field_error
-from .gamebatch import ROLLS, child_values, prefetched
+from .gamebatch import (
+    CLOSE_CUBE,
+    MARKS,
+    RATINGS,
+    ROLLS,
+    WEIGHTS,
+    child_values,
+    mark_of,
+    prefetched,
+    rating_of,
+)
 from .position import Move, Position
-from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay
+from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay, variant_starts
 
 __all__ = ["Decision", "PlayerSummary", "Analysis", "analyse", "mark_of", "rating_of", "summarise", "ROLLS", "roll_luck",
            "MARKS", "RATINGS", "CLOSE_CUBE"]
-
-#: GNU Backgammon's marks of a decision by the equity it lost (more than the threshold, ``Skill``).
-MARKS = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
-#: GNU Backgammon's rating words by the error per decision in normalised equity (less than the limit,
-#: ``GetRating`` of its analysis.c: 2, 5, 8, 12, 18, 26 and 35 mEMG); above the last, "Awful!".
-RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
-           (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"))
-#: A cube decision counts in the error rates where doubling is within this much of not doubling (GNU
-#: Backgammon's ``isCloseCubedecision``), or where a double was offered or answered.
-CLOSE_CUBE = 0.16
-#: The 21 rolls' weights (:data:`ROLLS`) out of 36.
-_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
-
-
-def mark_of(loss: float) -> str:
-    """GNU Backgammon's mark of a decision that lost ``loss`` (normalised equity): "" for none."""
-    for limit, word in MARKS:
-        if loss > limit:
-            return word
-    return ""
-
-
-def rating_of(error: float) -> str:
-    """GNU Backgammon's rating words for an error per decision (normalised equity, not ×1000)."""
-    for limit, word in RATINGS:
-        if error < limit:
-            return word
-    return "Awful!"
-
 
 @dataclass(frozen=True)
 class Decision:
@@ -171,29 +153,41 @@ class _Judge:
         return judged.hint(roll, evaluator=evaluator, plies=plies, cube=cube, match=match,
                            table=self.table)
 
+    def bests(self, position: Position, key: int = 0) -> np.ndarray:
+        """Each of :data:`ROLLS`' best move's 0-ply equity (normalised) for the side to move."""
+        cube, match = self.state()
+        if cube is None:
+            return np.array([self.ranked(position, r, 0)[0][1] for r in ROLLS])
+        raw = self.rolls[key] if key in self.rolls else [float(np.max(v)) for v in child_values(
+            [position] * len(ROLLS), ROLLS, [cube] * len(ROLLS), match, self.evaluator, self.table)]
+        return np.array([self.normal(float(v), position.turn)[0] for v in raw])
+
     def lucks(self, position: Position, key: int = 0) -> np.ndarray:
         """Each of :data:`ROLLS`' luck: its best equity minus the mean over all rolls (36 weighted) of the
         best equities, at 0 plies, for the side to move (GNU Backgammon's ``LuckNormal``)."""
-        side = position.turn
-        cube, match = self.state()
-        if cube is None:
-            best = np.array([self.ranked(position, r, 0)[0][1] for r in ROLLS])
-        else:
-            raw = self.rolls[key] if key in self.rolls else [float(np.max(v)) for v in child_values(
-                [position] * len(ROLLS), ROLLS, [cube] * len(ROLLS), match, self.evaluator, self.table)]
-            best = np.array([self.normal(float(v), side)[0] for v in raw])
-        return best - float(np.dot(best, _WEIGHTS))
+        best = self.bests(position, key)
+        return best - float(np.dot(best, WEIGHTS))
 
-    def luck(self, position: Position, roll: tuple[int, int], key: int = 0) -> float:
-        """The luck of ``roll`` (:meth:`lucks`)."""
-        return float(self.lucks(position, key)[ROLLS.index((max(roll), min(roll)))])
+    def luck(self, position: Position, roll: tuple[int, int], key: int = 0, opening: bool = False) -> float:
+        """The luck of ``roll`` (:meth:`lucks`); an ``opening`` roll (the first of a game from the variant's
+        start, not a double) against the 30 non-doubles either side could have started with, the other
+        side's best equities turned (GNU Backgammon's ``LuckFirst``)."""
+        index = ROLLS.index((max(roll), min(roll)))
+        if not opening:
+            return float(self.lucks(position, key)[index])
+        texts = variant_starts(position)
+        theirs = type(position).from_text(texts[1 - texts.index(position.to_text())])
+        mine, others = self.bests(position, key), self.bests(theirs)
+        mean = sum(float(mine[i]) - float(others[i]) for i, (a, b) in enumerate(ROLLS) if a != b) / 30.0
+        return float(mine[index]) - mean
 
 
 def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cube] = None,
               match: Optional[Match] = None) -> dict[tuple[int, int], float]:
     """The luck of each roll (high die first) for ``position``'s side to move, as :func:`analyse` finds it:
     cubeless without ``cube`` and ``match``, else cubeful (normalised equity; the variant's match equity
-    table in a match)."""
+    table in a match): GNU Backgammon's ``LuckNormal``; :func:`analyse` judges a game's opening roll by
+    ``LuckFirst`` instead (docs/rules.md, Game analysis)."""
     replay = Replay(position, None if cube is None and match is None else (match or Match()))
     if cube is not None:
         replay.cube = cube
@@ -265,7 +259,11 @@ def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[Match
 
 def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: Ply, where: str,
               key: int = 0) -> Decision:
-    move = judge.replay.play(event.roll, [(s.src, s.dst) for s in event.steps], event.text, where)
+    roll = event.roll
+    # GNU Backgammon's opening roll: the game's first, from the variant's start, not a double
+    opening = (not judge.replay.history and roll is not None and roll[0] != roll[1]
+               and position.to_text() in variant_starts(position))
+    move = judge.replay.play(roll, [(s.src, s.dst) for s in event.steps], event.text, where)
     side = position.turn
     ranked = judge.ranked(position, event.roll, judge.plies, key)
     results: dict[Position, tuple[Move, float]] = {}
@@ -276,7 +274,7 @@ def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: 
     best_eq, best_mwc = judge.normal(best_value, side)
     eq, mwc = judge.normal(played_value, side)
     loss = max(0.0, best_eq - eq)
-    luck = None if event.roll is None else judge.luck(position, event.roll, key)
+    luck = None if roll is None else judge.luck(position, roll, key, opening)
     return Decision(number, turn, side, event.roll, "move", str(move) or "pass",
                     str(best_move) or "pass", eq, best_eq, loss,
                     None if mwc is None or best_mwc is None else max(0.0, best_mwc - mwc), mark_of(loss), luck,
@@ -307,7 +305,9 @@ def _cube_row(number: int, turn: int, judge: _Judge, position: Position,
             return float(v[0]) if choice == "no double" else float(min(v[1], v[2]))
 
         choices = ("no double", "double")
-        counted = action == "double" or float(min(eq[1], 1.0)) > float(eq[0]) - CLOSE_CUBE
+        # GNU Backgammon's isCloseCubedecision: the best action within CLOSE_CUBE of doubling (double-take
+        # capped at the cash, 1)
+        counted = action == "double" or max(value(eq, c) for c in choices) - min(float(eq[1]), 1.0) < CLOSE_CUBE
     else:
         side = other(doubler)
 
@@ -343,7 +343,7 @@ def summarise(record: MatchRecord, decisions: Sequence[Decision],
             name, side, move_loss, cube_loss, len(moves), len(cubes), _rate(move_loss, len(moves)),
             _rate(cube_loss, len(cubes)), _rate(move_loss + cube_loss, total),
             500.0 * (move_loss + cube_loss) / total if total else 0.0,
-            rating_of((move_loss + cube_loss) / total) if total else "N/A", luck, per_game, result,
+            rating_of((move_loss + cube_loss) / total) if total else "n/a", luck, per_game, result,
             result - _luck_in_result(record, decisions, side, table)))
     return out[0], out[1]
 
@@ -362,7 +362,7 @@ def _result(game: GameRecord, side: str, record: MatchRecord, table: Optional[Ma
     match = game.match
     winner = game.winner
     a, b = match.away(winner), match.away(other(winner))
-    before = table.after(a, b, match.crawford)
+    before = table.mwc(a, b, match.crawford)  # GNU Backgammon's getMEAtScore: the Crawford game's is pre-Crawford
     return sign * (table.after(a, b, match.crawford, won=game.points) - before)
 
 

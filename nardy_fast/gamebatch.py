@@ -1,7 +1,7 @@
 """The 0-ply cubeful values of a game's checker plays and rolls in one batch (docs/rules.md, Game analysis):
 the values :meth:`Position.hint` finds with the cube at 0 plies, for many positions, each under its own cube,
 in one search of the cube layer rather than one per position (one call costs about a millisecond whatever its
-size, and a game's analysis asks for some thousands)."""
+size, and a game's analysis asks for some thousands); and GNU Backgammon's thresholds the analysis judges by."""
 
 from __future__ import annotations
 
@@ -22,12 +22,41 @@ from .kernels import kernels_of
 from .position import Position
 from .records import CubeAction, GameRecord, Ply, Replay
 
-__all__ = ["child_values", "prefetched", "ROLLS"]
+__all__ = ["child_values", "prefetched", "ROLLS", "WEIGHTS", "MARKS", "RATINGS", "CLOSE_CUBE", "mark_of", "rating_of"]
 
 Floats = npt.NDArray[np.float64]
 
 #: The 21 rolls, high die first.
 ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+#: The 21 rolls' chances (:data:`ROLLS`), out of 36.
+WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+#: GNU Backgammon's marks of a decision by the equity it lost (more than the threshold: ``Skill`` with its
+#: ``arSkillLevel`` defaults since 2019, 0.03, 0.06 and 0.12; before, 0.04, 0.08 and 0.16).
+MARKS = ((0.12, "very bad"), (0.06, "bad"), (0.03, "doubtful"))
+#: GNU Backgammon's rating words by the error per decision in normalised equity (less than the limit:
+#: ``GetRating`` of its analysis.c since 2024, thresholds like the BMAB's: 5, 8, 13, 20 and 32 mEMG); at or
+#: above the last, "Beginner".
+RATINGS = ((0.005, "Super Grandmaster"), (0.008, "Grandmaster"), (0.013, "Master"), (0.020, "Advanced"),
+           (0.032, "Intermediate"))
+#: A cube decision counts in the error rates where the best action is within this much of doubling (GNU
+#: Backgammon's ``isCloseCubedecision``: best - min(double-take, 1) < 0.16), or where a double was offered.
+CLOSE_CUBE = 0.16
+
+
+def mark_of(loss: float) -> str:
+    """GNU Backgammon's mark of a decision that lost ``loss`` (normalised equity): "" for none."""
+    for limit, word in MARKS:
+        if loss > limit:
+            return word
+    return ""
+
+
+def rating_of(error: float) -> str:
+    """GNU Backgammon's rating words for an error per decision (normalised equity, not ×1000)."""
+    for limit, word in RATINGS:
+        if error < limit:
+            return word
+    return "Beginner"
 
 
 def child_values(positions: Sequence[Position], rolls: Sequence[Optional[tuple[int, int]]], cubes: Sequence[Cube],

@@ -80,7 +80,7 @@ def test_best_moves_lose_nothing(Position: type[_Reference]) -> None:
     assert len(moves) == len(record.games[0].plies) > 1
     assert all(d.loss == 0.0 and d.mark == "" and d.played == d.best for d in moves)
     assert all(p.move_loss == 0.0 and p.error_rate == 0.0 for p in found.players)
-    assert found.players[0].rating == "Supernatural"
+    assert found.players[0].rating == "Super Grandmaster"
 
 
 def test_a_bad_bearoff_move_loses_its_exact_equity(Position: type[_Reference]) -> None:
@@ -100,11 +100,12 @@ def test_a_bad_bearoff_move_loses_its_exact_equity(Position: type[_Reference]) -
 
 
 def test_marks_at_the_thresholds() -> None:
-    assert [mark_of(x) for x in (0.0, 0.04, 0.0401, 0.08, 0.0801, 0.16, 0.1601)] == [
+    # GNU Backgammon's defaults (gnubg.c's arSkillLevel since 2019; analysis.c's GetRating since 2024)
+    assert [mark_of(x) for x in (0.0, 0.03, 0.0301, 0.06, 0.0601, 0.12, 0.1201)] == [
         "", "", "doubtful", "doubtful", "bad", "bad", "very bad"]
-    assert [rating_of(x / 1000) for x in (1.9, 2.0, 4.9, 7.9, 11.9, 17.9, 25.9, 34.9, 35.0)] == [
-        "Supernatural", "World class", "World class", "Expert", "Advanced", "Intermediate", "Casual player",
-        "Beginner", "Awful!"]
+    assert [rating_of(x / 1000) for x in (0.0, 4.9, 5.0, 7.9, 12.9, 19.9, 31.9, 32.0)] == [
+        "Super Grandmaster", "Super Grandmaster", "Grandmaster", "Grandmaster", "Master", "Advanced",
+        "Intermediate", "Beginner"]
 
 
 def row(side: str, kind: str, loss: float, counted: bool = True, luck: Optional[float] = None) -> Decision:
@@ -122,7 +123,7 @@ def test_error_rates_of_constructed_rows(Position: type[_Reference]) -> None:
     assert white.cube_error_rate == pytest.approx(1000 * 0.05)
     assert white.error_rate == pytest.approx(1000 * 0.17 / 4)
     assert white.performance_rating == pytest.approx(500 * 0.17 / 4)
-    assert white.rating == "Awful!"  # 42.5 mEMG
+    assert white.rating == "Beginner"  # 42.5 mEMG
     assert white.luck == pytest.approx(-0.1) and black.luck == pytest.approx(0.25)
     # an unfinished game: no result, so the luck-adjusted result is minus one's own luck and plus the other's
     assert white.luck_adjusted_result == pytest.approx(0.1 + 0.25)

@@ -12,7 +12,7 @@ from .. import Position, analyse, read_match
 from ..errors import NardyError
 from ..evaluation.search import MAX_PLIES
 from ..files import write_bytes
-from ..gameanalysis import Analysis, Decision
+from ..gameanalysis import Analysis, Decision, rating_of
 from .parser import Parser, UsageError, integer, one_line
 from .progress import Progress, progress_option, progress_stream
 
@@ -51,9 +51,13 @@ def report(analysis: Analysis) -> str:
     """The text report: per player summary, then the marked decisions."""
     lines = [f"Analysis at {analysis.plies} plies (equity: normalised, per unit of the cube)"]
     for p in analysis.players:
+        # GNU Backgammon rates checker play and cube decisions apart too ("n/a" where there were none)
+        words = [rating_of(rate / 1000) if count else "n/a" for rate, count in
+                 ((p.move_error_rate, p.moves), (p.cube_error_rate, p.cube_decisions))]
         lines += [
-            f"{p.side} ({p.name}): error rate {p.error_rate:.1f} mEMG ({p.rating}); moves {p.move_error_rate:.1f} "
-            f"over {p.moves}, cube {p.cube_error_rate:.1f} over {p.cube_decisions}; PR {p.performance_rating:.1f}",
+            f"{p.side} ({p.name}): error rate {p.error_rate:.1f} mEMG ({p.rating}); PR {p.performance_rating:.1f}",
+            f"  moves {p.move_error_rate:.1f} mEMG over {p.moves} ({words[0]}); cube {p.cube_error_rate:.1f} mEMG "
+            f"over {p.cube_decisions} ({words[1]})",
             f"  luck {p.luck:+.3f}; result {p.result:+.3f}, luck-adjusted {p.luck_adjusted_result:+.3f}",
         ]
     marked = analysis.marked
