@@ -7,8 +7,9 @@ luck-adjusted result."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, cast
 
 import numpy as np
@@ -20,6 +21,7 @@ from .cube.state import SIDES, other
 from .errors import NardyError, field_error
 from .gamebatch import (
     CLOSE_CUBE,
+    MARK_LEVELS,
     MARKS,
     RATINGS,
     ROLLS,
@@ -197,16 +199,24 @@ def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cu
 
 def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, threads: int = 1,
             progress: Optional[Callable[[int], None]] = None,
-            position_class: Optional[type[Position]] = None) -> Analysis:
+            position_class: Optional[type[Position]] = None,
+            marks: tuple[float, float, float] = MARK_LEVELS) -> Analysis:
     """The analysis of ``record`` (docs/rules.md, Game analysis): each checker play ranked by
     :meth:`Position.hint` ``plies`` deep (cubeful, with the game's cube and match score, where the game is
     played with the cube), each cube decision by :meth:`Position.cube_decision`, the luck of each roll at 0
     plies; ``progress`` is called with the number of decisions done after each game's. ``threads`` above 1
-    analyses games in parallel threads (the compiled core's searches release the GIL)."""
+    analyses games in parallel threads (the compiled core's searches release the GIL). ``marks`` are the
+    thresholds of the marks doubtful, bad and very bad (GNU Backgammon's since 2019; its older ones were
+    ``(0.04, 0.08, 0.16)``)."""
     if not isinstance(record, MatchRecord):
         raise field_error(NardyError, "record", "must be a nardy_fast.MatchRecord", record)
     if not (isinstance(threads, int) and threads >= 1):
         raise field_error(NardyError, "threads", "must be an integer 1 or more", threads)
+    levels = tuple(marks) if isinstance(marks, (tuple, list)) else ()
+    if not (len(levels) == 3 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in levels)
+            and 0 <= levels[0] < levels[1] < levels[2] < math.inf):
+        raise field_error(NardyError, "marks", "must be three increasing thresholds (doubtful, bad, very bad)",
+                          marks)
     table = None if record.money else default_table(record.variant)
     games: list[list[Decision]]
     if threads == 1:
@@ -222,7 +232,8 @@ def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, th
             games = list(pool.map(lambda g: _game(g, evaluator, plies, table, position_class), record.games))
         if progress is not None:
             progress(sum(map(len, games)))
-    decisions = tuple(d for found in games for d in found)
+    decisions = tuple(d if levels == MARK_LEVELS else replace(d, mark=mark_of(d.loss, levels))
+                      for found in games for d in found)
     return Analysis(decisions, summarise(record, decisions, table), plies)
 
 

@@ -22,7 +22,7 @@ from .kernels import kernels_of
 from .position import Position
 from .records import CubeAction, GameRecord, Ply, Replay
 
-__all__ = ["child_values", "prefetched", "ROLLS", "WEIGHTS", "MARKS", "RATINGS", "CLOSE_CUBE", "mark_of", "rating_of"]
+__all__ = ["child_values", "prefetched", "ROLLS", "WEIGHTS", "MARKS", "MARK_LEVELS", "RATINGS", "CLOSE_CUBE", "mark_of", "rating_of"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -33,6 +33,8 @@ WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 #: GNU Backgammon's marks of a decision by the equity it lost (more than the threshold: ``Skill`` with its
 #: ``arSkillLevel`` defaults since 2019, 0.03, 0.06 and 0.12; before, 0.04, 0.08 and 0.16).
 MARKS = ((0.12, "very bad"), (0.06, "bad"), (0.03, "doubtful"))
+#: The thresholds of :data:`MARKS` from the smallest, the default of ``analyse(..., marks=)``.
+MARK_LEVELS = (0.03, 0.06, 0.12)
 #: GNU Backgammon's rating words by the error per decision in normalised equity (less than the limit:
 #: ``GetRating`` of its analysis.c since 2024, thresholds like the BMAB's: 5, 8, 13, 20 and 32 mEMG); at or
 #: above the last, "Beginner".
@@ -43,9 +45,10 @@ RATINGS = ((0.005, "Super Grandmaster"), (0.008, "Grandmaster"), (0.013, "Master
 CLOSE_CUBE = 0.16
 
 
-def mark_of(loss: float) -> str:
-    """GNU Backgammon's mark of a decision that lost ``loss`` (normalised equity): "" for none."""
-    for limit, word in MARKS:
+def mark_of(loss: float, levels: tuple[float, float, float] = MARK_LEVELS) -> str:
+    """GNU Backgammon's mark of a decision that lost ``loss`` (normalised equity) by the thresholds
+    ``levels`` (doubtful, bad, very bad): "" for none."""
+    for limit, (_, word) in zip(reversed(levels), MARKS):
         if loss > limit:
             return word
     return ""

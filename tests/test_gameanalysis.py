@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional, cast
 
@@ -106,6 +107,21 @@ def test_marks_at_the_thresholds() -> None:
     assert [rating_of(x / 1000) for x in (0.0, 4.9, 5.0, 7.9, 12.9, 19.9, 31.9, 32.0)] == [
         "Super Grandmaster", "Super Grandmaster", "Grandmaster", "Grandmaster", "Master", "Advanced",
         "Intermediate", "Beginner"]
+
+
+def test_the_marks_thresholds_can_be_gnu_backgammons_older_ones() -> None:
+    record = nardy_fast.read_match(Path(__file__).parent / "data" / "gnubg-match3-seed1.mat")
+    short = MatchRecord(record.players, record.length, record.games[:2], record.variant)
+    now, older = analyse(short), analyse(short, marks=(0.04, 0.08, 0.16))
+    assert [replace(d, mark="") for d in now.decisions] == [replace(d, mark="") for d in older.decisions]
+    assert [d.mark for d in older.decisions] == [
+        "very bad" if d.loss > 0.16 else "bad" if d.loss > 0.08 else "doubtful" if d.loss > 0.04 else ""
+        for d in now.decisions]
+    # the two sets of thresholds mark these games differently
+    assert [d.mark for d in older.decisions] != [d.mark for d in now.decisions]
+    for bad in ((0.04, 0.08), (0.08, 0.04, 0.16), (0.04, 0.08, float("nan")), "0.04,0.08,0.16", (True, 2, 3)):
+        with pytest.raises(nardy_fast.NardyError, match="marks: must be three increasing thresholds"):
+            analyse(short, marks=bad)  # type: ignore[arg-type]
 
 
 def row(side: str, kind: str, loss: float, counted: bool = True, luck: Optional[float] = None) -> Decision:
