@@ -39,6 +39,9 @@ __all__ = ["MAX_MATCH_RECORDS", "check_match_records", "checked_match_records", 
 #: The most match records one duel or playout returns (a record per game at money play, per match in a match).
 MAX_MATCH_RECORDS = 1000
 
+#: The options of a playout that its match records do not take.
+_PLAYOUT_ONLY = ("threads", "batch", "trajectories", "truncate")
+
 Ints = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
 #: A logged ply (the roll, (0, 0) for a pending list, and the row played to) or cube action (the side, the
@@ -242,6 +245,10 @@ def playout_match_records(kernels: Kernels, position_class: type[Position], star
                           seed: object, options: PlayoutOptions, match: Optional[Match]) -> tuple[MatchRecord, ...]:
     """:func:`nardy_fast.playout_match_records`: the playout's checks (with the cube's, under ``match``), then
     record ``i`` of game or match ``first_game + i``, the playout's policy in both seats."""
+    for name in _PLAYOUT_ONLY:
+        if name in options.flags:  # else taken for a rule flag: say what it is
+            problem = "is a playout's option: match records are whole games, played again in one thread"
+            raise field_error(NardyError, name, problem, options.flags[name])
     args = check_playout(start, games, seed, options)
     player = args.player if match is None else check_cube_playout(args, options, match)
     assert isinstance(player, Player)

@@ -172,6 +172,8 @@ def test_the_match_records_option_is_checked() -> None:
         nardy_fast.playout_match_records("short", MAX_MATCH_RECORDS + 1)
     with pytest.raises(NardyError, match=r"^match_records: must be \(\) or 2 MatchRecord"):
         DuelResult("a", "b", "short", 0, np.zeros(2, dtype=np.int8), ("not a record",))  # type: ignore[arg-type]
+    with pytest.raises(NardyError, match=r"^truncate: is a playout's option: match records are whole games"):
+        nardy_fast.playout_match_records("short", 2, truncate="bearoff")
     with pytest.raises(NardyError, match=r"^match: must be None, a match length"):
         nardy_fast.playout_match_records("short", 2, match="seven")  # type: ignore[arg-type]
     with pytest.raises(NardyError, match=r"^match: a player deciding at the score needs a length up to 25"):
