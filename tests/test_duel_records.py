@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -129,6 +130,25 @@ def test_a_pair_of_a_larger_duel_is_recorded_alone() -> None:
     pair = nardy_fast.duel("random", "first", "gulbar", 2, seed=6, first_game=3, match_records=True)
     assert pair.points.tolist() == whole.points[6:8].tolist()
     assert dict(pair.match_records[0].tags)["Dice game"] == "3"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Eager(Greedy):
+    """A greedy player that doubles whenever it may: against Janowski's answers, doubles beavered."""
+
+    def doubles(self, kernels: object, rows: npt.NDArray[np.int8], states: object) -> npt.NDArray[np.bool_]:
+        return np.ones(len(rows), dtype=bool)
+
+    def __repr__(self) -> str:
+        return "Eager"
+
+
+def test_beavers_and_redoubles_are_recorded() -> None:
+    result = nardy_fast.duel(Eager("heuristic"), Greedy("heuristic"), "short", 6, seed=1, match=Match(beavers=True),
+                             match_records=True)
+    check_duel(result, nardy_fast.Position, 1)
+    actions = [action.action for record in result.match_records for action in record.games[0].cube_actions]
+    assert {"double", "take", "beaver", "drop"} <= set(actions)
 
 
 @pytest.mark.parametrize("options", [{}, {"cube": True, "match": Match(jacoby=True)}, {"match": 3}])
