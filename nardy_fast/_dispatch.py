@@ -29,6 +29,7 @@ from .implementation import Implementation
 from .layout import Rows
 from .playouts import Played, Records, Trajectories
 from .position import Position as _Position
+from .records import MatchRecord
 from .rollouts import Rollout
 from .vector import Games as _Games
 
@@ -39,6 +40,7 @@ __all__ = [
     "children",
     "encode",
     "playout",
+    "playout_match_records",
     "rollout",
     "segment_argmax",
     "evaluate",
@@ -164,6 +166,17 @@ def playout(
     return played
 
 
+def playout_match_records(
+    start: object, games: int, *, seed: int = 0, policy: object = "random", opening: str = "fresh_roll",
+    first_game: int = 0, stratify: bool = False, max_results: Optional[int] = None, cube: bool = False,
+    match: Union[int, Match, None] = None, **flags: object,
+) -> tuple[MatchRecord, ...]:
+    return RECORD.playout_match_records(
+        start, games, seed=seed, policy=policy, opening=opening, first_game=first_game, stratify=stratify,
+        max_results=max_results, cube=cube, match=match, **flags,
+    )  # fmt: skip
+
+
 @overload
 def rollout(
     position: _Position,
@@ -250,13 +263,13 @@ def cube_decisions(
 def duel(
     a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
     batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
-    cube: Literal[False] = False, match: None = None, **flags: object,
+    cube: Literal[False] = False, match: None = None, match_records: bool = False, **flags: object,
 ) -> DuelResult: ...
 @overload
 def duel(
     a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
     batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
-    cube: bool = False, match: Union[int, Match, None] = None, **flags: object,
+    cube: bool = False, match: Union[int, Match, None] = None, match_records: bool = False, **flags: object,
 ) -> Union[DuelResult, CubeDuelResult]: ...
 def duel(
     a: object,
@@ -271,16 +284,18 @@ def duel(
     progress: Optional[Callable[[int], None]] = None,
     cube: bool = False,
     match: Union[int, Match, None] = None,
+    match_records: bool = False,
     **flags: object,
 ) -> Union[DuelResult, CubeDuelResult]:
     return RECORD.duel(
         a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads, progress=progress,
-        cube=cube, match=match, **flags,
+        cube=cube, match=match, match_records=match_records, **flags,
     )  # fmt: skip
 
 
 # one docstring each: the implementation's method's
-for _function in (batch_children, children, encode, playout, rollout, segment_argmax, evaluate, cube_decisions, duel):
+for _function in (batch_children, children, encode, playout, playout_match_records, rollout, segment_argmax, evaluate,
+                  cube_decisions, duel):
     _function.__doc__ = getattr(Implementation, _function.__name__).__doc__
 del _function
 

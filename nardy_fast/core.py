@@ -31,6 +31,7 @@ __all__ = [
     "children",
     "encode",
     "playout",
+    "playout_match_records",
     "rollout",
     "segment_argmax",
     "one_sided",
@@ -163,6 +164,7 @@ batch_children = IMPLEMENTATION_RECORD.batch_children
 children = IMPLEMENTATION_RECORD.children
 encode = IMPLEMENTATION_RECORD.encode
 playout = IMPLEMENTATION_RECORD.playout
+playout_match_records = IMPLEMENTATION_RECORD.playout_match_records
 rollout = IMPLEMENTATION_RECORD.rollout
 segment_argmax = IMPLEMENTATION_RECORD.segment_argmax
 evaluate = IMPLEMENTATION_RECORD.evaluate

@@ -19,10 +19,12 @@ import numpy.typing as npt
 from .cube import Match
 from .cube.met import default_table
 from .cubeloop import MATCH_NUMBERS, CubeLockstep, kernel_seats, play_cubeful, play_in_kernel
+from .duelrecords import checked_match_records
 from .errors import NardyError, field_error
 from .kernels import PlayoutArgs, StopFlag, batch_search, on_threads, split_range
 from .lockstep import player_side
 from .policies import Player
+from .records import MatchRecord
 
 if TYPE_CHECKING:
     from .kernels import Kernels
@@ -43,6 +45,9 @@ class CubeDuelResult:
     seed: int
     length: Optional[int]
     results: npt.NDArray[np.float64] = field(repr=False)
+    #: The games (money) or matches as match records (``duel(..., match_records=True)``; empty without), in
+    #: order.
+    match_records: tuple[MatchRecord, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         values = np.array(self.results, dtype=np.float64)
@@ -51,6 +56,7 @@ class CubeDuelResult:
                               self.results)
         values.setflags(write=False)
         object.__setattr__(self, "results", values)
+        object.__setattr__(self, "match_records", checked_match_records(self.match_records, len(values)))
 
     @property
     def games(self) -> int:

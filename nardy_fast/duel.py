@@ -16,7 +16,7 @@ batch split among the threads. Both ways play the same games.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal, Optional, Union, overload
 
 import numpy as np
@@ -25,12 +25,15 @@ import numpy.typing as npt
 from .cube import Match
 from .cubeduel import CubeDuelResult, cube_duel, session_match
 from .dice import check_seed
+from .duelrecords import check_match_records, checked_match_records, duel_match_records
 from .errors import NardyError, field_error, uninitialised_error
 from .inputs import choice, integer, items
 from .kernels import PlayoutArgs, Records, Seat, StopFlag, batch_search, on_threads, split_range
 from .lockstep import Lockstep, play, player_side
 from .playouts import PlayoutOptions, check_playout
 from .policies import Player, resolve_policy
+from .position import Position
+from .records import MatchRecord
 from .variants import SPECS, VARIANTS
 
 if TYPE_CHECKING:
@@ -90,6 +93,8 @@ class DuelResult:
     variant: str
     seed: int
     points: npt.NDArray[np.int8] = field(repr=False)
+    #: The games as match records (``duel(..., match_records=True)``; empty without): one a game, in order.
+    match_records: tuple[MatchRecord, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         for name in ("a", "b"):
@@ -103,6 +108,7 @@ class DuelResult:
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "seed", check_seed(self.seed))
         object.__setattr__(self, "points", _checked_points(self.points, variant))
+        object.__setattr__(self, "match_records", checked_match_records(self.match_records, len(self.points)))
 
     def __getattr__(self, name: str) -> object:
         # only for attributes never set: a result made with __new__ alone
@@ -114,14 +120,14 @@ class DuelResult:
         if not isinstance(other, DuelResult):
             return NotImplemented
         same = (self.a, self.b, self.variant, self.seed) == (other.a, other.b, other.variant, other.seed)
-        return same and np.array_equal(self.points, other.points)
+        return same and np.array_equal(self.points, other.points) and self.match_records == other.match_records
 
     def __hash__(self) -> int:
         return hash((self.a, self.b, self.variant, self.seed, self.points.tobytes()))
 
     def __reduce__(self) -> tuple[object, ...]:
         # made again through the checks: the copy's points are read-only too
-        return (DuelResult, (self.a, self.b, self.variant, self.seed, self.points))
+        return (DuelResult, (self.a, self.b, self.variant, self.seed, self.points, self.match_records))
 
     @property
     def games(self) -> int:
@@ -200,14 +206,16 @@ def duel(
     kernels: Kernels, a: object, b: object, variant: str, games: object, *, seed: object = 0,
     first_game: object = 0, batch: object = 1000, threads: object = 1,
     progress: Optional[Callable[[int], None]] = None, flags: Optional[Mapping[str, object]] = None,
-    cube: Literal[False] = False, match: None = None,
+    cube: Literal[False] = False, match: None = None, match_records: bool = False,
+    position_class: Optional[type[Position]] = None,
 ) -> DuelResult: ...
 @overload
 def duel(
     kernels: Kernels, a: object, b: object, variant: str, games: object, *, seed: object = 0,
     first_game: object = 0, batch: object = 1000, threads: object = 1,
     progress: Optional[Callable[[int], None]] = None, flags: Optional[Mapping[str, object]] = None,
-    cube: bool = False, match: Union[int, Match, None] = None,
+    cube: bool = False, match: Union[int, Match, None] = None, match_records: bool = False,
+    position_class: Optional[type[Position]] = None,
 ) -> Union[DuelResult, CubeDuelResult]: ...
 def duel(
     kernels: Kernels,
@@ -224,6 +232,8 @@ def duel(
     flags: Optional[Mapping[str, object]] = None,
     cube: object = False,
     match: object = None,
+    match_records: object = False,
+    position_class: Optional[type[Position]] = None,
 ) -> Union[DuelResult, CubeDuelResult]:
     """:func:`nardy_fast.duel` with ``kernels``'s kernels."""
     count = integer(games)
@@ -237,8 +247,14 @@ def duel(
     if progress is not None and not callable(progress):
         raise field_error(NardyError, "progress", "must be callable or None", progress)
     session = session_match(cube, match)
+    recording = check_match_records(match_records, count)
     if session is not None:
-        return cube_duel(kernels, players, args, count, session, progress)
+        found = cube_duel(kernels, players, args, count, session, progress)
+        if not recording:
+            return found
+        records = duel_match_records(kernels, _position_class(position_class), players, args, count, session,
+                                     found.results)
+        return replace(found, match_records=records)
     seats = [seat_of(kernels, args, player) for player in players]
     if players[0] is players[1]:
         seats[1] = seats[0]  # one player in both seats: one search for both, as in a playout
@@ -251,7 +267,20 @@ def duel(
             lockstep_duel(kernels, players, args, begin, end, points)
         if progress is not None:
             progress(end)
-    return DuelResult(repr(players[0]), repr(players[1]), str(variant), args.seed, points)
+    records = ()
+    if recording:
+        records = duel_match_records(kernels, _position_class(position_class), players, args, count, None, points)
+    return DuelResult(repr(players[0]), repr(players[1]), str(variant), args.seed, points, records)
+
+
+def _position_class(position_class: Optional[type[Position]]) -> type[Position]:
+    """The rules a duel's records are replayed by: its implementation's ``Position`` (the package's by
+    default)."""
+    if position_class is not None:
+        return position_class
+    import nardy_fast  # the package's Position (the engine's modules name no implementation)
+
+    return nardy_fast.Position
 
 
 def _looped(kernels: Kernels, args: PlayoutArgs, begin: int, end: int, points: npt.NDArray[np.int8]) -> None:

@@ -33,6 +33,7 @@ from .cubeplayouts import cube_playout
 from .cuberollouts import CubefulRollout, cube_roll_out, cube_state
 from .duel import DUEL_DOC, DuelResult
 from .duel import duel as play_duel
+from .duelrecords import playout_match_records
 from .encodings import Features, check_out, check_scheme
 from .encodings import explain as explain_row
 from .errors import NardyError
@@ -43,6 +44,7 @@ from .playouts import PLAYOUT_DOC, Played, PlayoutOptions, Records, Trajectories
 from .policies import hint_moves
 from .position import Move
 from .position import Position as BasePosition
+from .records import MatchRecord
 from .rollouts import (
     ROLLOUT_DOC,
     Rollout,
@@ -121,13 +123,13 @@ class Implementation:
     def duel(
         self, a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
         batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
-        cube: Literal[False] = False, match: None = None, **flags: object,
+        cube: Literal[False] = False, match: None = None, match_records: bool = False, **flags: object,
     ) -> DuelResult: ...
     @overload
     def duel(
         self, a: object, b: object, variant: str, games: int = 2000, *, seed: int = 0, first_game: int = 0,
         batch: int = 1000, threads: int = 1, progress: Optional[Callable[[int], None]] = None,
-        cube: bool = False, match: Union[int, Match, None] = None, **flags: object,
+        cube: bool = False, match: Union[int, Match, None] = None, match_records: bool = False, **flags: object,
     ) -> Union[DuelResult, CubeDuelResult]: ...
     def duel(  # noqa: D102 - DUEL_DOC
         self,
@@ -143,11 +145,13 @@ class Implementation:
         progress: Optional[Callable[[int], None]] = None,
         cube: bool = False,
         match: Union[int, Match, None] = None,
+        match_records: bool = False,
         **flags: object,
     ) -> Union[DuelResult, CubeDuelResult]:
         return play_duel(
             self.kernels, a, b, variant, games, seed=seed, first_game=first_game, batch=batch, threads=threads,
-            progress=progress, flags=flags, cube=cube, match=match,
+            progress=progress, flags=flags, cube=cube, match=match, match_records=match_records,
+            position_class=self.Position,
         )  # fmt: skip
 
     def segment_argmax(self, scores: object, offsets: object) -> npt.NDArray[np.int64]:
@@ -283,6 +287,19 @@ class Implementation:
         if session is not None:
             return cube_playout(self.kernels, start, games, seed, options, session)
         return self.play(start, games, seed, options)
+
+    def playout_match_records(
+        self, start: object, games: int, *, seed: int = 0, policy: object = "random", opening: str = "fresh_roll",
+        first_game: int = 0, stratify: bool = False, max_results: Optional[int] = None, cube: bool = False,
+        match: Union[int, Match, None] = None, **flags: object,
+    ) -> tuple[MatchRecord, ...]:
+        """The games a :meth:`playout` with the same arguments plays, as match records (docs/rules.md, Match
+        records of duels and playouts): record ``i`` is game ``first_game + i`` (a money game, or one without
+        the cube) or match ``first_game + i``, the policy's ``repr`` for both players. Played again in the one
+        Python game loop, at most 1,000 a call (``games``)."""
+        options = PlayoutOptions(policy, 1, opening, first_game, stratify, 1000, False, None, max_results, flags)
+        session = session_match(cube, match)
+        return playout_match_records(self.kernels, self.Position, start, games, seed, options, session)
 
     def play(self, start: object, games: object, seed: object, options: PlayoutOptions) -> Played:
         """:meth:`playout` with its options as one value (:class:`~nardy_fast.playouts.PlayoutOptions`)."""
