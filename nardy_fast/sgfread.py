@@ -28,7 +28,8 @@ TAG_PROPERTIES = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place"
                   "GC": "Comment"}
 
 # a token of the text: a tree's bounds, a node, a property's identifier, a value (escapes kept)
-_TOKEN = re.compile(r"\s*(?:([();])|([A-Za-z]{1,32})|\[((?:[^\\\]]+|\\.)*)\])", re.DOTALL)
+# (a value's pattern is "unrolled", no nested repetition: a value without its "]" fails in linear time)
+_TOKEN = re.compile(r"\s*(?:([();])|([A-Za-z]{1,32})|\[([^\\\]]*(?:\\.[^\\\]]*)*)\])", re.DOTALL)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.DOTALL)
 _PLAIN = re.compile(r"(\d)(\d)([a-z]*)")
 _DIALECT = re.compile(r"(?:(\d)(\d)|\[([0-9]{1,30})\]):(.*)", re.DOTALL)
