@@ -1,6 +1,6 @@
 """Match files in and out (docs/rules.md, Match records): ``read_match`` and ``write_match`` over the formats
-of :data:`FORMATS`, each a reader of text and a writer of it by name (``"mat"`` today; another format is one
-module with its ``read`` and ``write`` and one entry here). A file is read whole, no larger than
+of :data:`FORMATS`, each a reader of text and a writer of it by name (``"mat"`` and ``"sgf"``; another format
+is one module with its ``read`` and ``write`` and one entry here). A file is read whole, no larger than
 :data:`MAX_BYTES`, and written through :func:`nardy_fast.files.write_bytes`: never half-written.
 """
 
@@ -22,7 +22,7 @@ __all__ = ["read_match", "write_match", "FORMATS", "MAX_BYTES", "SUFFIXES"]
 #: file that is not what it claims.
 MAX_BYTES = 64 * 1024 * 1024
 #: The file name endings that name a format, for ``format=None``.
-SUFFIXES = {".mat": "mat", ".txt": "mat"}
+SUFFIXES = {".mat": "mat", ".txt": "mat", ".sgf": "sgf"}
 
 
 def _mat() -> tuple[Callable[[str, Optional[type[Position]]], MatchRecord], Callable[[MatchRecord], str]]:
@@ -32,9 +32,16 @@ def _mat() -> tuple[Callable[[str, Optional[type[Position]]], MatchRecord], Call
     return read_mat, write_mat
 
 
+def _sgf() -> tuple[Callable[[str, Optional[type[Position]]], MatchRecord], Callable[[MatchRecord], str]]:
+    from .sgfread import read_sgf
+    from .sgfwrite import write_sgf
+
+    return read_sgf, write_sgf
+
+
 #: Each format's (reader, writer) by name, loaded when used.
 FORMATS: dict[str, Callable[[], tuple[Callable[[str, Optional[type[Position]]], MatchRecord],
-                                      Callable[[MatchRecord], str]]]] = {"mat": _mat}
+                                      Callable[[MatchRecord], str]]]] = {"mat": _mat, "sgf": _sgf}
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], bytes]
 
@@ -90,9 +97,9 @@ def _read_text(source: object) -> tuple[str, Optional[str]]:
 def read_match(source: Source, format: Optional[str] = None, *,
                position_class: Optional[type[Position]] = None) -> MatchRecord:
     """The match record in ``source`` (a path, a file object open for reading, or the file's bytes), in
-    ``format`` (``"mat"``; ``None``: by the file's name or its text), every game replayed through the rules of
-    ``position_class`` (the package's ``Position`` by default). Anything that is not such a match, or a file
-    larger than :data:`MAX_BYTES`, is a :class:`~nardy_fast.NardyError` naming the line and quoting it."""
+    ``format`` (``"mat"`` or ``"sgf"``; ``None``: by the file's name or its text), every game replayed through
+    the rules of ``position_class`` (the package's ``Position`` by default). Anything that is not such a
+    match, or a file larger than :data:`MAX_BYTES`, is a :class:`~nardy_fast.NardyError` naming the line and quoting it."""
     text, name = _read_text(source)
     reader, _ = FORMATS[_format(format, name, text)]()
     return reader(text, position_class)
@@ -100,9 +107,9 @@ def read_match(source: Source, format: Optional[str] = None, *,
 
 def write_match(record: MatchRecord, path_or_file: Union[str, os.PathLike[str], IO[str], IO[bytes]],
                 format: str = "mat") -> None:
-    """Write ``record`` to ``path_or_file`` in ``format`` (``"mat"``): to a path atomically (a complete
-    file or none), to a file object in one write, after the whole text is made (an error leaves it as it
-    was)."""
+    """Write ``record`` to ``path_or_file`` in ``format`` (``"mat"`` or ``"sgf"``): to a path atomically (a
+    complete file or none), to a file object in one write, after the whole text is made (an error leaves it
+    as it was)."""
     if not isinstance(record, MatchRecord):
         raise field_error(NardyError, "record", "must be a nardy_fast.MatchRecord", record)
     _, writer = FORMATS[_format(format, None, None)]()

@@ -117,7 +117,7 @@ def test_nothing_is_half_written(tmp_path: Path) -> None:
     with pytest.raises(NardyError, match="path_or_file"):
         nardy_fast.write_match(record, tmp_path)  # a directory
     with pytest.raises(NardyError, match="format"):
-        nardy_fast.write_match(record, path, format="sgf")
+        nardy_fast.write_match(record, path, format="xml")
     nardy_fast.write_match(record, path)
     assert nardy_fast.read_match(path) == record
 

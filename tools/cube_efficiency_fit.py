@@ -25,7 +25,7 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -120,6 +120,36 @@ def figures(variant: str, records: list[Record]) -> dict[str, tuple[int, int, fl
     return out
 
 
+def deciding_figures(variant: str) -> Optional[list[float]]:
+    """The figures (contact, race, bear-off) the players decide with, ``None`` for short nardy's."""
+    table = EFFICIENCIES[variant]
+    if not table.measured or table.race_factor[0] != 0.0:
+        return None
+    return [table.contact[0], table.race_coefficient[0], table.bearoff]
+
+
+def exact_bearoff_fit(variant: str) -> tuple[int, float]:
+    """The positions used and the ``x`` of the exact two-sided bear-offs (``bearoff.two_sided_cubeful``,
+    every pair with checkers on both sides): the least-squares slope of ``exact - dead`` on ``live - dead``
+    over the pairs between the live take point and cash point, as the rollouts' fit. In these tables no
+    side can lose a mars (or gammon), so ``W = L = 1`` and the window is 0.25 < p < 0.75."""
+    from nardy_fast import bearoff
+    from nardy_fast.bearoff.layouts import all_layouts
+
+    cubeless, cubeful = bearoff.two_sided(variant), bearoff.two_sided_cubeful(variant)
+    p = np.asarray(cubeless.win, dtype=np.float64).ravel()
+    exact = np.asarray(cubeful.values[0]).ravel()
+    counts = all_layouts(cubeless.checkers).sum(axis=1)
+    both = np.outer(counts > 0, counts > 0).ravel()
+    window = both & (p > 0.25) & (p < 0.75)
+    outputs = np.zeros((int(window.sum()), 5))
+    outputs[:, 0] = p[window]
+    dead = 2.0 * p[window] - 1.0
+    gain = np.asarray(money_cubeful(outputs, 1.0)) - dead
+    seen = exact[window] - dead
+    return int(window.sum()), float((gain * seen).sum() / (gain**2).sum())
+
+
 def read_records(paths: list[Path]) -> list[Record]:
     """The records of the files ``paths`` (JSON lines), in order."""
     return [json.loads(line) for path in paths if path.exists() for line in path.read_text().splitlines()]
@@ -164,7 +194,8 @@ def main() -> None:
             for index in chosen[name]:
                 if index in done:
                     continue
-                record = {"index": index, "class": name, **measure(rows[index], args.trials, args.seed)}
+                record = {"index": index, "class": name, "deciding": deciding_figures(args.variant),
+                          **measure(rows[index], args.trials, args.seed)}
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 done[index] = record
