@@ -57,6 +57,7 @@ __all__ = [
     "BatchChildren",
     "Found",
     "batch_search",
+    "ReplayKernel",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -257,6 +258,13 @@ class Ply(Protocol):
         ...
 
 
+#: An implementation's replay of written moves (``nardy_fast._core.replay_plies``, read by
+#: :mod:`nardy_fast.matfast`): ``replay(starts, first, last, rolls, pairs, npairs, results, steps, levels, stops)``
+#: matches each game's plies to their legal moves as :func:`nardy_fast.records.find_move` does.
+ReplayKernel = Callable[[Rows, Offsets, Offsets, Rows, Rows, npt.NDArray[np.int8], Rows, npt.NDArray[np.uint16],
+                         npt.NDArray[np.int8], Offsets], None]
+
+
 #: The search of one ply: ``search(rows, rolls, max_results)`` (0: no bound) for the positions of the games.
 PlySearch = Callable[[Rows, Rows, int], Ply]
 #: An implementation's :meth:`Kernels.batch_children`.
@@ -324,7 +332,7 @@ class Kernels:
     shortcut for one row), the encoder, the playout of the seats it plays, its seeded rolls, its bear-off
     table builders (:mod:`nardy_fast.bearoff.tables`), the evaluator kernel, optionally its own n-ply search
     of the built-in evaluators (``hint``) and its own loop of cubeful games of the seats it plays
-    (``cube_games``), and ``searched()``, the work its move searches did in this process (searches started
+    (``cube_games``) and its replay of written moves (``replay``, for :mod:`nardy_fast.matfast`), and ``searched()``, the work its move searches did in this process (searches started
     and nodes expanded, counted in blocks of 4096: approximate, for a display of progress).
     :meth:`batch_children` and :meth:`segment_argmax` are those kernels with their checks and errors."""
 
@@ -342,6 +350,7 @@ class Kernels:
     one_row: Optional[OneRow] = None
     hint: Optional[HintKernel] = None
     cube_games: Optional[CubeKernel] = None
+    replay: Optional[ReplayKernel] = None
 
     def __post_init__(self) -> None:
         _BY_NAME.setdefault(self.name, self)  # what a pickled bear-off table names: the implementation's own

@@ -102,6 +102,23 @@ class _Reader:
 
     def read(self, text: str) -> MatchRecord:
         lines = text.splitlines()
+        index, tags = self.read_header(lines)
+        for number in range(index + 1, len(lines)):
+            self.line, self.text = number + 1, lines[number]
+            self.read_line(lines[number])
+        self.finish(last=True)
+        assert self.players is not None or not self.games
+        return self.record(tags)
+
+    def record(self, tags: list[tuple[str, str]]) -> MatchRecord:
+        """The match record of the games read, with the header's ``tags`` the dialect does not own."""
+        kept = tuple(tag for tag in tags if tag[0].lower() not in TAGS)
+        return MatchRecord(self.players or ("White", "Black"), self.length, tuple(self.games), self.variant,
+                           self.flags, self.cube, self.crawford, self.jacoby, self.beavers, kept)
+
+    def read_header(self, lines: list[str]) -> tuple[int, list[tuple[str, str]]]:
+        """The header's tags and comments up to the ``N point match`` line, the match's settings taken from
+        them: that line's index and the tags."""
         tags: list[tuple[str, str]] = []
         length: Optional[int] = None
         index = 0
@@ -135,14 +152,7 @@ class _Reader:
         self.beavers_told = "beavers" in settings
         self.match: Optional[Match] = Match(self.length) if self.length else None
         self.score = (0, 0)
-        for number in range(index + 1, len(lines)):
-            self.line, self.text = number + 1, lines[number]
-            self.read_line(lines[number])
-        self.finish(last=True)
-        assert self.players is not None or not self.games
-        kept = tuple(tag for tag in tags if tag[0].lower() not in TAGS)
-        return MatchRecord(self.players or ("White", "Black"), self.length, tuple(self.games), self.variant,
-                           self.flags, self.cube, self.crawford, self.jacoby, self.beavers, kept)
+        return index, tags
 
     def read_line(self, line: str) -> None:
         stripped = line.strip()
