@@ -17,7 +17,7 @@ from .position import Position
 from .records import GameRecord, MatchRecord, Replay, next_match, score_after
 from .variants import FLAG_BY_NAME, VARIANTS, flag_from_text, normalize_flags
 
-__all__ = ["read_mat", "TAGS", "RIGHT_COLUMN", "parse_tags"]
+__all__ = ["read_mat", "TAGS", "RIGHT_COLUMN", "parse_tags", "Reader", "GAME", "PLAYERS", "NUMBERED", "WINS"]
 
 #: The header tags the dialect reads (eXtreme Gammon's form: ``; [Name "value"]``), in lower case; others are
 #: kept as read.
@@ -28,10 +28,10 @@ RIGHT_COLUMN = 20
 
 _TAG = re.compile(r';\s*\[\s*([A-Za-z][A-Za-z0-9_ ]*?)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _HEADER = re.compile(r"(\d{1,9})\s+point\s+match", re.IGNORECASE)
-_GAME = re.compile(r"Game\s+(\d{1,9})", re.IGNORECASE)
-_PLAYERS = re.compile(r"(.*?)\s*:\s*(\d{1,9})\s+(.*?)\s*:\s*(\d{1,9})")
-_NUMBERED = re.compile(r"\s*(\d{1,9})\)")
-_WINS = re.compile(r"Wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\.?", re.IGNORECASE)
+GAME = re.compile(r"Game\s+(\d{1,9})", re.IGNORECASE)
+PLAYERS = re.compile(r"(.*?)\s*:\s*(\d{1,9})\s+(.*?)\s*:\s*(\d{1,9})")
+NUMBERED = re.compile(r"\s*(\d{1,9})\)")
+WINS = re.compile(r"Wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\.?", re.IGNORECASE)
 _ROLL = re.compile(r"(\d)(\d):")
 _TRANSFER = re.compile(r"\[([0-9]{1,30})\]:")
 _ANSWERS = {"takes": "take", "accepts": "take", "drops": "drop", "passes": "drop", "rejects": "drop"}
@@ -158,7 +158,7 @@ class _Reader:
         stripped = line.strip()
         if not stripped or stripped.startswith(";"):
             return
-        game = _GAME.fullmatch(stripped)
+        game = GAME.fullmatch(stripped)
         if game:
             self.finish(last=False)
             self.new_game(int(game[1]))
@@ -168,11 +168,11 @@ class _Reader:
         if self.players_pending:
             self.read_players(stripped)
             return
-        numbered = _NUMBERED.match(line)
+        numbered = NUMBERED.match(line)
         if numbered:
             self.read_moves(line, numbered)
             return
-        wins = _WINS.fullmatch(stripped)
+        wins = WINS.fullmatch(stripped)
         if wins:
             indent = len(line) - len(line.lstrip())
             self.read_wins(int(wins[1]), SIDES[indent >= RIGHT_COLUMN])
@@ -199,7 +199,7 @@ class _Reader:
         self.move = 0
 
     def read_players(self, stripped: str) -> None:
-        players = _PLAYERS.fullmatch(stripped)
+        players = PLAYERS.fullmatch(stripped)
         if players is None or not players[1] or not players[3]:
             raise self.error("is not a players line 'name : score   name : score'")
         names = (players[1], players[3])
@@ -269,7 +269,7 @@ class _Reader:
             elif word == "wins":  # GNU Backgammon's money files: the result beside the last entry
                 self.play(segment)
                 segment = None
-                wins = _WINS.fullmatch(" ".join(tokens[position - 1 :]))
+                wins = WINS.fullmatch(" ".join(tokens[position - 1 :]))
                 if wins is None or sides[-1:] == ["black"]:
                     raise self.error("a result in a move line is 'Wins n points', in the right column")
                 self.read_wins(int(wins[1]), "black" if sides or column >= RIGHT_COLUMN - 5 else "white")
@@ -381,6 +381,10 @@ class _Reader:
         self.score = score_after(self.score, record.winner, record.points, self.length)
         if self.match is not None and self.length is not None:
             self.match = next_match(self.match, record.winner, record.points, self.crawford)
+
+
+#: The reader, for the fast path (:mod:`nardy_fast.matfast`), which reads the header and checks the games with it.
+Reader = _Reader
 
 
 def read_mat(text: str, position_class: Optional[type[Position]] = None) -> MatchRecord:

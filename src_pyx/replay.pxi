@@ -1,8 +1,8 @@
 # The replay of written moves (nardy_fast.matfast): each game's plies matched to their legal moves in C, as
 # nardy_fast.records.find_move matches them one at a time in Python (a file of thousands of games holds some
 # hundred thousand plies, and a Python call per ply was most of the reading's time).
-# Uses: tables, memory, gate, rules, search, results.
-# Offers: replay_plies.
+# Uses: tables, memory, gate, rules, search, results, api_moves.
+# Offers: nothing.
 
 cdef enum:
     MAX_WRITTEN = 16   # written pairs of one ply the kernel compares; more is the caller's slow path

@@ -17,7 +17,8 @@ import pytest
 from test_matchfiles_dialect import CASES, random_games
 
 import nardy_fast
-from nardy_fast import Match, match_record, matfast, matread
+from nardy_fast import Match, match_record, matfast, matread, matreplay
+from nardy_fast.position import Position
 from nardy_fast.records import MatchRecord, Ply, find_move
 
 pytestmark = pytest.mark.skipif(nardy_fast.IMPLEMENTATION != "cython", reason="the compiled core is not built")
@@ -164,19 +165,19 @@ def test_the_kernel_finds_find_moves_moves() -> None:
                     expected = None
                 if found is None:
                     stopped += 1
-                    assert expected is None or len(pairs) > matfast.MAX_WRITTEN or len(ply.steps) > 8 or how == 2
+                    assert expected is None or len(pairs) > matreplay.MAX_WRITTEN or len(ply.steps) > 8 or how == 2
                 else:
                     checked += 1
                     assert expected is not None and found == (expected.result, expected.steps)
     assert checked > 1000 and stopped > 100
 
 
-def replay_one(kernel: object, position: nardy_fast.Position, ply: Ply,
-               pairs: list[tuple[int, int]]) -> Optional[tuple[nardy_fast.Position, tuple[object, ...]]]:
+def replay_one(kernel: object, position: Position, ply: Ply,
+               pairs: list[tuple[int, int]]) -> Optional[tuple[Position, tuple[object, ...]]]:
     """The kernel's move for one ply, or ``None`` where it stops."""
-    if len(pairs) > matfast.MAX_WRITTEN:
+    if len(pairs) > matreplay.MAX_WRITTEN:
         return None
-    written = np.zeros((1, 2 * matfast.MAX_WRITTEN), dtype=np.int8)
+    written = np.zeros((1, 2 * matreplay.MAX_WRITTEN), dtype=np.int8)
     written[0, : 2 * len(pairs)] = [v for pair in pairs for v in pair]
     results = np.zeros((1, 64), dtype=np.int8)
     steps = np.zeros((1, 8), dtype=np.uint16)
@@ -187,6 +188,6 @@ def replay_one(kernel: object, position: nardy_fast.Position, ply: Ply,
            np.array([len(pairs)], dtype=np.int8), results, steps, levels, stops)
     if stops[0] >= 0:
         return None
-    result = matfast._position_of(results[0], position)
+    result = matreplay.position_of(results[0], position)
     assert result == nardy_fast.Position.from_array(results[0]) and result.state == result.from_array(results[0]).state
-    return result, tuple(matfast._step(int(code)) for code in steps[0, : levels[0]])
+    return result, tuple(matreplay.step_of(int(code)) for code in steps[0, : levels[0]])
