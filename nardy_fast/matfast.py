@@ -38,6 +38,8 @@ _ENTRY = r"(?:([1-6][1-6]):((?: +[^ /]*/[^ ]*)*)|(Doubles => \d+|Takes|Drops))"
 _MOVES = re.compile(rf" *(\d{{1,9}})\)( *)(?:{_ENTRY}(?: +(?:{_ENTRY}|(Wins .*)))?|(Wins .*))? *")
 #: The common move line alone: two plies, the first in the left column.
 _TWO = re.compile(r" *(\d{1,9})\)( *)([1-6][1-6]:(?: [0-9a-z*/()]+)*) +([1-6][1-6]:(?: [0-9a-z*/()]+)*) *")
+#: A move line of one ply.
+_ONE = re.compile(r" *(\d{1,9})\)( *)([1-6][1-6]:(?: [0-9a-z*/()]+)*) *")
 _CUBE = {"Takes": "take", "Drops": "drop"}
 
 
@@ -64,7 +66,7 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
     games: list[_Game] = []
     game: Optional[_Game] = None
     turn, offered, started, run, move = 0, -1, False, 0, 0  # offered: the side whose double awaits, else -1
-    two, general = _TWO.fullmatch, _MOVES.fullmatch
+    two, one, general = _TWO.fullmatch, _ONE.fullmatch, _MOVES.fullmatch
     append = keys.append
     reading = False  # whether a game's players line was read: its move lines follow
     edge = RIGHT_COLUMN - 5  # a first entry from this column on is the right column's
@@ -79,6 +81,24 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
             started = True
             keys += (key, key2)
             sides += b"\x00\x01"
+            continue
+        plies = one(line) if reading else None
+        if plies is not None:  # a line of one ply (a game's first or last), in either column
+            number, gap, key = plies.groups()
+            move += 1
+            right = int(len(gap) >= edge)
+            side = turn if offered < 0 else 1 - offered
+            if int(number) != move:
+                raise AsideError
+            if not started and turn != right:  # matread's enter: who moves first
+                game.black_first = bool(right)  # type: ignore[union-attr]
+                turn = side = right
+            elif right != side:
+                raise AsideError
+            started = True
+            append(key)
+            sides.append(turn)
+            turn = 1 - turn
             continue
         moves = general(line) if reading else None
         if moves is not None:

@@ -31,6 +31,8 @@ MAX_STEPS = 4
 _WRITTEN: dict[str, Optional[bytes]] = {}
 #: Step objects by their code (``src | die << 5 | special << 8 | hit << 9``).
 _STEP_OF: dict[int, Step] = {}
+#: Each step token seen (``13/9``, ``25/20*``, ``13/7(2)``): its pairs, flat.
+_TOKENS: dict[str, tuple[int, ...]] = {}
 
 
 class AsideError(Exception):
@@ -44,14 +46,22 @@ def written(key: str) -> bytes:
         if key in _WRITTEN:
             raise AsideError
         roll = key[:2]
-        pairs = parse_move(key[3:])  # a NardyError: the reader names it
-        if len(pairs) > MAX_WRITTEN:
+        pairs: list[int] = []  # each step token's pairs, as parse_move reads them (a file's tokens are few)
+        for token in key[3:].split():
+            known = _TOKENS.get(token)
+            if known is None:
+                if len(_TOKENS) > 100_000:  # a bound on the cache: a hostile file may hold any number of tokens
+                    _TOKENS.clear()
+                # a token parse_move refuses is a NardyError: the fast path steps aside, the reader names it
+                known = _TOKENS[token] = tuple(v for pair in parse_move(token) for v in pair)
+            pairs += known
+        if len(pairs) > 2 * MAX_WRITTEN:
             _WRITTEN[key] = None
             raise AsideError
         if len(_WRITTEN) > 100_000:  # a bound on the cache: a hostile file may hold any number of moves
             _WRITTEN.clear()
-        flat = [v for pair in pairs for v in pair] + [0] * (2 * (MAX_WRITTEN - len(pairs)))
-        found = _WRITTEN[key] = bytes([int(roll[0]), int(roll[1]), len(pairs), *flat])
+        found = _WRITTEN[key] = bytes([int(roll[0]), int(roll[1]), len(pairs) // 2, *pairs,
+                                       *[0] * (2 * MAX_WRITTEN - len(pairs))])
     return found
 
 
