@@ -257,8 +257,8 @@ def _read(reader: Reader, cls: type[Position], kernel: ReplayKernel, lines: list
         if names != reader.players or told != score:
             raise AsideError
         events = game.events
-        kinds = [event[0] for event in events]
-        if (kinds == ["plies"] or (kinds == ["plies", "wins"] and won[number - 1] >= 0)):
+        if events and events[0][0] == "plies" and (
+                len(events) == 1 or (len(events) == 2 and events[1][0] == "wins" and won[number - 1] >= 0)):
             # the common game: plies alone (no cube action, no resignation), then its result if any
             record = _plain(game, number, texts, score, match if reader.cube else None, plies,
                             won[number - 1], multiples[number - 1], number == len(games))
