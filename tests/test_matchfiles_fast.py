@@ -191,3 +191,30 @@ def replay_one(kernel: object, position: Position, ply: Ply,
     result = matreplay.position_of(results[0], position)
     assert result == nardy_fast.Position.from_array(results[0]) and result.state == result.from_array(results[0]).state
     return result, tuple(matreplay.step_of(int(code)) for code in steps[0, : levels[0]])
+
+
+def test_the_kernel_refuses_arrays_that_do_not_agree_and_stops_at_rows_that_are_no_position() -> None:
+    """``replay_plies`` is reached with the fast path's own arrays, but refuses others: shapes that do not
+    agree and a game's plies out of range are a ``NardyError``; a start that is no position (15 White
+    checkers more on one point) is left to the caller, nothing written."""
+    kernel = nardy_fast.Position.kernels.replay
+    assert kernel is not None
+    start = nardy_fast.Position.start("short").to_array()[None, :]
+
+    def call(starts: np.ndarray, first: int, last: int, count: int = 1, width: int = 2 * matreplay.MAX_WRITTEN) -> np.ndarray:
+        results = np.zeros((count, 64), dtype=np.int8)
+        stops = np.full(1, -2, dtype=np.int64)
+        kernel(starts, np.array([first]), np.array([last]), np.full((count, 2), 3, dtype=np.int8),
+               np.zeros((count, width), dtype=np.int8), np.zeros(count, dtype=np.int8), results,
+               np.zeros((count, 4), dtype=np.uint16), np.zeros(count, dtype=np.int8), stops)
+        assert not results.any()
+        return stops
+
+    with pytest.raises(nardy_fast.NardyError, match="shapes"):
+        call(start, 0, 1, width=4)
+    with pytest.raises(nardy_fast.NardyError, match="out of range"):
+        call(start, 0, 2)
+    spoiled = start.copy()
+    spoiled[0, 0] += 15
+    assert call(spoiled, 0, 1)[0] == 0
+    assert call(start, 0, 1)[0] == 0  # no written pairs for a 3-3: no such move, left to find_move
