@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -19,7 +20,7 @@ from test_matchfiles_dialect import CASES, random_games
 import nardy_fast
 from nardy_fast import Match, match_record, matfast, matread, matreplay
 from nardy_fast.position import Position
-from nardy_fast.records import MatchRecord, Ply, find_move
+from nardy_fast.records import MatchRecord, Ply, Resignation, find_move
 
 pytestmark = pytest.mark.skipif(nardy_fast.IMPLEMENTATION != "cython", reason="the compiled core is not built")
 
@@ -218,3 +219,16 @@ def test_the_kernel_refuses_arrays_that_do_not_agree_and_stops_at_rows_that_are_
     spoiled[0, 0] += 15
     assert call(spoiled, 0, 1)[0] == 0
     assert call(start, 0, 1)[0] == 0  # no written pairs for a 3-3: no such move, left to find_move
+
+
+def test_the_writer_refuses_a_resignation_before_a_games_end() -> None:
+    """``write_match`` (its check made in its one pass over the events) writes a game that a resignation ends
+    and refuses one where a resignation (the same one, or another) comes before the end."""
+    record = matread.read_mat((DATA / "gnubg-match3-seed5.mat").read_text())
+    game = next(g for g in record.games if isinstance(g.events[-1], Resignation))
+    text_of(record)
+    resignation = game.events[-1]
+    for events in ((resignation, *game.events), (*game.events[:-1], resignation, game.events[0], resignation)):
+        spoiled = replace(record, games=tuple(replace(g, events=events) if g is game else g for g in record.games))
+        with pytest.raises(nardy_fast.NardyError, match="a resignation ends a game"):
+            text_of(spoiled)
