@@ -1,11 +1,14 @@
 """Reading and writing Jellyfish ``.mat`` match files (``pytest bench/test_bench_matchfiles.py``; issue 44's
 target: at least 10,000 short-nardy games a second, on one core). The games are a money session of ``GAMES``
-short-nardy games with the cube, both sides playing the heuristic's best move (``Position.hint``), as long as
-real games (about 55 plies). Each member's rate is in ``extra_info["games/s"]``; nothing here asserts a time.
+games with the cube, both sides playing the heuristic's best move (``Position.hint``), as long as real games
+(about 55 plies in short nardy, 80 in long), nobody doubling; short nardy, and a long-nardy line. Each
+member's rate is in ``extra_info["games/s"]``; nothing here asserts a time.
 
 * ``write``: ``write_match`` of the record to a string (the record's steps formatted, no replay);
-* ``read``: ``read_match`` of the text, every move matched to a legal move and replayed by the
-  implementation's ``Position`` (``core``, ``reference``).
+* ``read``: ``read_match`` of the text, every move matched to a legal move and replayed: ``core`` by the fast
+  path (``nardy_fast.matfast``: the whole file's plies matched by the core's kernel), ``core move by move``
+  by the reader it stands in for (``nardy_fast.matread``, one Python call per ply: the figure before the fast
+  path), ``reference`` by the reference's ``Position`` (move by move: the reference has no kernel).
 """
 
 from __future__ import annotations
@@ -17,34 +20,38 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 import nardy_fast
-from nardy_fast import Game, Match, reference
+from nardy_fast import Game, Match, matread, reference
 from nardy_fast.records import MatchRecord
 
-GAMES = 200
+#: Games of each session, and of the reference's (its replay takes some 30 ms a game).
+GAMES = 1000
+REFERENCE_GAMES = 100
+VARIANTS = ("short", "long")
 
 
 @cache
-def session() -> tuple[MatchRecord, str]:
+def session(variant: str, games: int = GAMES) -> tuple[MatchRecord, str]:
     """The record of the benchmark's games and its ``.mat`` text."""
-    games = []
-    for number in range(GAMES):
-        game = Game("short", seed=1, game=number, opening="use_single_dice", match=Match())
+    played = []
+    for number in range(games):
+        game = Game(variant, seed=1, game=number, opening="use_single_dice", match=Match())
         while not game.is_over():
             game.play(game.position.hint(game.roll, evaluator="heuristic")[0][0])
-        games.append(game)
-    record = nardy_fast.match_record(games)
+        played.append(game)
+    record = nardy_fast.match_record(played)
     out = io.StringIO()
     nardy_fast.write_match(record, out)
     return record, out.getvalue()
 
 
-def _rate(benchmark: BenchmarkFixture) -> None:
-    benchmark.extra_info["games/s"] = round(GAMES / benchmark.stats.stats.median)
+def _rate(benchmark: BenchmarkFixture, games: int) -> None:
+    benchmark.extra_info["games/s"] = round(games / benchmark.stats.stats.median)
 
 
-def test_write(benchmark: BenchmarkFixture) -> None:
-    record, text = session()
-    benchmark.group = "mat write"
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_write(benchmark: BenchmarkFixture, variant: str) -> None:
+    record, text = session(variant)
+    benchmark.group = f"mat write {variant}"
 
     def write() -> str:
         out = io.StringIO()
@@ -52,17 +59,25 @@ def test_write(benchmark: BenchmarkFixture) -> None:
         return out.getvalue()
 
     assert benchmark.pedantic(write, rounds=10) == text  # type: ignore[no-untyped-call]
-    _rate(benchmark)
+    _rate(benchmark, GAMES)
 
 
-@pytest.mark.parametrize("api", ["core", "reference"])
-def test_read(benchmark: BenchmarkFixture, api: str) -> None:
-    if api == "core" and nardy_fast.IMPLEMENTATION != "cython":
+@pytest.mark.parametrize("api", ["core", "core move by move", "reference"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_read(benchmark: BenchmarkFixture, api: str, variant: str) -> None:
+    if api.startswith("core") and nardy_fast.IMPLEMENTATION != "cython":
         pytest.skip("the compiled core is not built")
-    record, text = session()
-    cls = nardy_fast.Position if api == "core" else reference.Position
-    benchmark.group = "mat read"
-    found = benchmark.pedantic(  # type: ignore[no-untyped-call]
-        lambda: nardy_fast.read_match(io.StringIO(text), position_class=cls), rounds=3)
+    games = REFERENCE_GAMES if api == "reference" else GAMES
+    record, text = session(variant, games)
+    cls = reference.Position if api == "reference" else nardy_fast.Position
+    # the reference reads fewer games: a group of its own, so that each group's members do the same work
+    benchmark.group = f"mat read {variant}" + (f", {games} games" if games != GAMES else "")
+    if api == "core move by move":
+        def read() -> MatchRecord:
+            return matread.read_mat(text, cls)
+    else:
+        def read() -> MatchRecord:
+            return nardy_fast.read_match(io.StringIO(text), position_class=cls)
+    found = benchmark.pedantic(read, rounds=3 if api == "reference" else 7)  # type: ignore[no-untyped-call]
     assert found == record
-    _rate(benchmark)
+    _rate(benchmark, games)

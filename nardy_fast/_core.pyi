@@ -164,3 +164,19 @@ def searched() -> int:
 def idle_workspaces() -> tuple[int, int, int, int]:
     """The pool of idle search workspaces, for its tests: the bytes it counts for them, the bytes their
     buffers hold, how many there are, and the most it keeps."""
+
+def replay_plies(
+    starts: npt.NDArray[np.int8],
+    first: npt.NDArray[np.int64],
+    last: npt.NDArray[np.int64],
+    rolls: npt.NDArray[np.int8],
+    pairs: npt.NDArray[np.int8],
+    npairs: npt.NDArray[np.int8],
+    results: npt.NDArray[np.int8],
+    steps: npt.NDArray[np.uint16],
+    levels: npt.NDArray[np.int8],
+    stops: npt.NDArray[np.int64],
+) -> None:
+    """Replay game ``k`` from ``starts[k]`` through plies ``first[k]`` up to ``last[k]``, each written move
+    matched to its legal move as ``nardy_fast.records.find_move`` matches it: results, canonical step codes and
+    their number per ply; ``stops[k]`` -1, or the first ply left to the caller."""

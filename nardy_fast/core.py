@@ -144,6 +144,7 @@ _KERNELS = Kernels(
     searched=_core.searched,
     hint=_hint,
     cube_games=_core.cube_games,
+    replay=_core.replay_plies,
 )
 
 

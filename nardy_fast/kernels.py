@@ -56,7 +56,7 @@ __all__ = [
     "PlySearch",
     "BatchChildren",
     "Found",
-    "batch_search",
+    "batch_search", "ReplayKernel",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -261,6 +261,10 @@ class Ply(Protocol):
 PlySearch = Callable[[Rows, Rows, int], Ply]
 #: An implementation's :meth:`Kernels.batch_children`.
 BatchChildren = Callable[..., BatchResult]
+#: An implementation's replay of written moves (the core's ``replay_plies``, read by ``nardy_fast.matfast``),
+#: each game's plies matched to their legal moves as :func:`nardy_fast.records.find_move` matches them.
+ReplayKernel = Callable[[Rows, Offsets, Offsets, Rows, Rows, npt.NDArray[np.int8], Rows, npt.NDArray[np.uint16],
+                         npt.NDArray[np.int8], Offsets], None]
 
 
 class Found:
@@ -323,9 +327,9 @@ class Kernels:
     """What an implementation called ``name`` supplies: the batch search over checked rows (and optionally a
     shortcut for one row), the encoder, the playout of the seats it plays, its seeded rolls, its bear-off
     table builders (:mod:`nardy_fast.bearoff.tables`), the evaluator kernel, optionally its own n-ply search
-    of the built-in evaluators (``hint``) and its own loop of cubeful games of the seats it plays
-    (``cube_games``), and ``searched()``, the work its move searches did in this process (searches started
-    and nodes expanded, counted in blocks of 4096: approximate, for a display of progress).
+    of the built-in evaluators (``hint``), its own loop of cubeful games of the seats it plays (``cube_games``)
+    and replay of written moves (``replay``), and ``searched()``, the work its move searches did in this
+    process (searches started and nodes expanded, in blocks of 4096: approximate, for a display of progress).
     :meth:`batch_children` and :meth:`segment_argmax` are those kernels with their checks and errors."""
 
     name: str
@@ -342,6 +346,7 @@ class Kernels:
     one_row: Optional[OneRow] = None
     hint: Optional[HintKernel] = None
     cube_games: Optional[CubeKernel] = None
+    replay: Optional[ReplayKernel] = None
 
     def __post_init__(self) -> None:
         _BY_NAME.setdefault(self.name, self)  # what a pickled bear-off table names: the implementation's own

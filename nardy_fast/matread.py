@@ -17,7 +17,7 @@ from .position import Position
 from .records import GameRecord, MatchRecord, Replay, next_match, score_after
 from .variants import FLAG_BY_NAME, VARIANTS, flag_from_text, normalize_flags
 
-__all__ = ["read_mat", "TAGS", "RIGHT_COLUMN", "parse_tags"]
+__all__ = ["read_mat", "TAGS", "RIGHT_COLUMN", "parse_tags", "Reader", "GAME", "PLAYERS", "NUMBERED", "WINS"]
 
 #: The header tags the dialect reads (eXtreme Gammon's form: ``; [Name "value"]``), in lower case; others are
 #: kept as read.
@@ -28,10 +28,10 @@ RIGHT_COLUMN = 20
 
 _TAG = re.compile(r';\s*\[\s*([A-Za-z][A-Za-z0-9_ ]*?)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*')
 _HEADER = re.compile(r"(\d{1,9})\s+point\s+match", re.IGNORECASE)
-_GAME = re.compile(r"Game\s+(\d{1,9})", re.IGNORECASE)
-_PLAYERS = re.compile(r"(.*?)\s*:\s*(\d{1,9})\s+(.*?)\s*:\s*(\d{1,9})")
-_NUMBERED = re.compile(r"\s*(\d{1,9})\)")
-_WINS = re.compile(r"Wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\.?", re.IGNORECASE)
+GAME = re.compile(r"Game\s+(\d{1,9})", re.IGNORECASE)
+PLAYERS = re.compile(r"(.*?)\s*:\s*(\d{1,9})\s+(.*?)\s*:\s*(\d{1,9})")
+NUMBERED = re.compile(r"\s*(\d{1,9})\)")
+WINS = re.compile(r"Wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\.?", re.IGNORECASE)
 _ROLL = re.compile(r"(\d)(\d):")
 _TRANSFER = re.compile(r"\[([0-9]{1,30})\]:")
 _ANSWERS = {"takes": "take", "accepts": "take", "drops": "drop", "passes": "drop", "rejects": "drop"}
@@ -102,6 +102,23 @@ class _Reader:
 
     def read(self, text: str) -> MatchRecord:
         lines = text.splitlines()
+        index, tags = self.read_header(lines)
+        for number in range(index + 1, len(lines)):
+            self.line, self.text = number + 1, lines[number]
+            self.read_line(lines[number])
+        self.finish(last=True)
+        assert self.players is not None or not self.games
+        return self.record(tags)
+
+    def record(self, tags: list[tuple[str, str]]) -> MatchRecord:
+        """The match record of the games read, with the header's ``tags`` the dialect does not own."""
+        kept = tuple(tag for tag in tags if tag[0].lower() not in TAGS)
+        return MatchRecord(self.players or ("White", "Black"), self.length, tuple(self.games), self.variant,
+                           self.flags, self.cube, self.crawford, self.jacoby, self.beavers, kept)
+
+    def read_header(self, lines: list[str]) -> tuple[int, list[tuple[str, str]]]:
+        """The header's tags and comments up to the ``N point match`` line, the match's settings taken from
+        them: that line's index and the tags."""
         tags: list[tuple[str, str]] = []
         length: Optional[int] = None
         index = 0
@@ -135,20 +152,13 @@ class _Reader:
         self.beavers_told = "beavers" in settings
         self.match: Optional[Match] = Match(self.length) if self.length else None
         self.score = (0, 0)
-        for number in range(index + 1, len(lines)):
-            self.line, self.text = number + 1, lines[number]
-            self.read_line(lines[number])
-        self.finish(last=True)
-        assert self.players is not None or not self.games
-        kept = tuple(tag for tag in tags if tag[0].lower() not in TAGS)
-        return MatchRecord(self.players or ("White", "Black"), self.length, tuple(self.games), self.variant,
-                           self.flags, self.cube, self.crawford, self.jacoby, self.beavers, kept)
+        return index, tags
 
     def read_line(self, line: str) -> None:
         stripped = line.strip()
         if not stripped or stripped.startswith(";"):
             return
-        game = _GAME.fullmatch(stripped)
+        game = GAME.fullmatch(stripped)
         if game:
             self.finish(last=False)
             self.new_game(int(game[1]))
@@ -158,11 +168,11 @@ class _Reader:
         if self.players_pending:
             self.read_players(stripped)
             return
-        numbered = _NUMBERED.match(line)
+        numbered = NUMBERED.match(line)
         if numbered:
             self.read_moves(line, numbered)
             return
-        wins = _WINS.fullmatch(stripped)
+        wins = WINS.fullmatch(stripped)
         if wins:
             indent = len(line) - len(line.lstrip())
             self.read_wins(int(wins[1]), SIDES[indent >= RIGHT_COLUMN])
@@ -189,7 +199,7 @@ class _Reader:
         self.move = 0
 
     def read_players(self, stripped: str) -> None:
-        players = _PLAYERS.fullmatch(stripped)
+        players = PLAYERS.fullmatch(stripped)
         if players is None or not players[1] or not players[3]:
             raise self.error("is not a players line 'name : score   name : score'")
         names = (players[1], players[3])
@@ -259,7 +269,7 @@ class _Reader:
             elif word == "wins":  # GNU Backgammon's money files: the result beside the last entry
                 self.play(segment)
                 segment = None
-                wins = _WINS.fullmatch(" ".join(tokens[position - 1 :]))
+                wins = WINS.fullmatch(" ".join(tokens[position - 1 :]))
                 if wins is None or sides[-1:] == ["black"]:
                     raise self.error("a result in a move line is 'Wins n points', in the right column")
                 self.read_wins(int(wins[1]), "black" if sides or column >= RIGHT_COLUMN - 5 else "white")
@@ -371,6 +381,10 @@ class _Reader:
         self.score = score_after(self.score, record.winner, record.points, self.length)
         if self.match is not None and self.length is not None:
             self.match = next_match(self.match, record.winner, record.points, self.crawford)
+
+
+#: The reader, for the fast path (:mod:`nardy_fast.matfast`), which reads the header and checks the games with it.
+Reader = _Reader
 
 
 def read_mat(text: str, position_class: Optional[type[Position]] = None) -> MatchRecord:

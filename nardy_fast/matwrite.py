@@ -7,7 +7,6 @@ one entry: a transfer segment ``[values]:`` before its roll, an extra roll after
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
 
 from .cube.state import SIDES
 from .errors import NardyError, field_error
@@ -42,6 +41,13 @@ def _move_text(steps: tuple[Step, ...], plain: bool) -> str:
     return " ".join(map(_gnu_step if plain else str, steps))
 
 
+@lru_cache(maxsize=1 << 16)
+def _entry_text(roll: tuple[int, int], steps: tuple[Step, ...], plain: bool) -> str:
+    """A ply's roll and steps as written (``d1d2: steps``)."""
+    moved = " ".join(map(_gnu_step if plain else str, steps))
+    return f"{_HEADS[roll]} {moved}" if moved else _HEADS[roll]
+
+
 def _name(name: str) -> str:
     if not name.strip() or any(c in name for c in "\r\n\x00") or " : " in name or name != name.strip():
         raise field_error(NardyError, "players", "a name is a non-empty line without ' : ' or edge spaces", name)
@@ -68,21 +74,26 @@ def _header(record: MatchRecord) -> list[str]:
 
 def _entries(game: GameRecord, plain: bool) -> list[tuple[str, str]]:
     """Each entry of the game's move lines, with its side: a side's turn (its transfer segment, its roll and
-    any extra roll) or a cube action."""
-    entries: list[tuple[str, list[str]]] = []
+    any extra roll) or a cube action. A resignation only ends a game."""
+    entries: list[tuple[str, str]] = []
     cube = 1
-    last: Optional[str] = None  # the kind of the last entry: "move" or "cube"
+    moved = False  # whether the last entry is a move: the same side's next move joins it (an extra roll)
+    resigned = 0
     for event in game.events:
         if type(event) is Ply:
-            steps = _move_text(event.steps, plain)
             roll = event.roll
-            head = _HEADS[roll] if roll is not None else "[" + "".join(map(str, event.pending)) + "]:"
-            text = f"{head} {steps}" if steps else head
-            if last == "move" and entries[-1][0] == event.side:
-                entries[-1][1].append(text)
+            if roll is not None:
+                text = _entry_text(roll, event.steps, plain)
             else:
-                entries.append((event.side, [text]))
-            last = "move"
+                steps = _move_text(event.steps, plain)
+                head = "[" + "".join(map(str, event.pending)) + "]:"
+                text = f"{head} {steps}" if steps else head
+            side = event.side
+            if moved and entries[-1][0] == side:
+                entries[-1] = (side, f"{entries[-1][1]} {text}")
+            else:
+                entries.append((side, text))
+            moved = True
         elif isinstance(event, CubeAction):
             if event.action == "double":
                 text = f" Doubles => {2 * cube}"
@@ -92,9 +103,13 @@ def _entries(game: GameRecord, plain: bool) -> list[tuple[str, str]]:
             else:
                 cube *= 2 if event.action == "take" else 1
                 text = " Takes" if event.action == "take" else " Drops"
-            entries.append((event.side, [text]))
-            last = "cube"
-    return [(side, " ".join(texts)) for side, texts in entries]
+            entries.append((event.side, text))
+            moved = False
+        elif isinstance(event, Resignation):
+            resigned += 1
+    if resigned and resigned > isinstance(game.events[-1], Resignation):  # one before the last event
+        raise field_error(NardyError, f"game {game.number}", "a resignation ends a game", game.events)
+    return entries
 
 
 def _game_lines(record: MatchRecord, game: GameRecord, plain: bool) -> list[str]:
@@ -149,7 +164,5 @@ def write_mat(record: MatchRecord) -> str:
         if game.start not in _starts(game.start):
             raise field_error(NardyError, f"game {game.number}", "a .mat game starts at its variant's start",
                               game.start)
-        if any(isinstance(e, Resignation) for e in game.events[:-1]):
-            raise field_error(NardyError, f"game {game.number}", "a resignation ends a game", game.events)
         lines += _game_lines(record, game, plain)
     return "\n".join(lines) + "\n"

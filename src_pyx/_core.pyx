@@ -26,7 +26,8 @@ before it) and saying in its first lines what it holds, uses and offers:
   (the evaluator seam), ``hint.pxi`` (the n-ply search);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
   from a checked playout or duel), ``cubeplay.pxi`` (the cube players' decisions),
-  ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions)."""
+  ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions);
+- match files: ``replay.pxi`` (written moves matched to legal moves, game by game)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -117,3 +118,4 @@ include "seats.pxi"
 include "cubeplay.pxi"
 include "cubegames.pxi"
 include "segments.pxi"
+include "replay.pxi"
