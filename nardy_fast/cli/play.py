@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -104,6 +106,14 @@ def run(args: argparse.Namespace) -> int:
     session = Session(settings, input, print)
     try:
         session.run()
-    finally:  # the record as far as it went, also when Ctrl-C stops the session
-        _write(session, out)
+    except KeyboardInterrupt:  # the record as far as it went, a second Ctrl-C held off while it is written
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            _write(session, out)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+        raise
+    _write(session, out)
     return 0
