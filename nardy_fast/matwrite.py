@@ -113,7 +113,7 @@ def _entries(game: GameRecord, plain: bool) -> list[tuple[str, str]]:
 
 
 def _game_lines(record: MatchRecord, game: GameRecord, plain: bool) -> list[str]:
-    lines = [f" Game {game.number}", f" {record.players[0]} : {game.score[0]}".ljust(32)
+    lines = [f" Game {game.number}", f" {record.players[0]} : {game.score[0]}".ljust(31) + " "
              + f"{record.players[1]} : {game.score[1]}"]
     row: list[str] = []
     number = 0

@@ -129,6 +129,15 @@ def test_names_tags_and_results_kept() -> None:
     assert crawford.crawford and not crawford.cube_actions and crawford.variant == "short"
 
 
+@pytest.mark.parametrize("length", [1, 27, 28, 40])
+def test_long_player_names_stay_apart(length: int) -> None:
+    # the players line pads the first player's column to 32 characters: a longer name still needs a space
+    names = ("A" * length, "Greedy('heuristic', plies=0, cube='money')")
+    record = dataclasses.replace(nardy_fast.read_match(io.StringIO(GNU)), players=names)
+    again = nardy_fast.read_match(io.StringIO(text_of(record)))
+    assert again.players == names and again == record
+
+
 def test_extreme_gammons_header() -> None:
     """eXtreme Gammon's tags (names with spaces among them) are kept; its Jacoby and Beaver tags are read."""
     header = ('; [Site "eXtreme Gammon"]\n; [Player 1 "Ann"]\n; [Player 2 "Bob"]\n; [Variation "Backgammon"]\n'
