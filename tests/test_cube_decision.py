@@ -263,7 +263,7 @@ def test_efficiencies_per_variant_short_nardys_are_gnu_backgammons() -> None:
     # and 0.55 + 0.00125 x 200 = 0.80 held to 0.70
     assert cube_efficiency("race", 77, 0, "short") == pytest.approx(0.7925, abs=1e-7)
     assert cube_efficiency("race", 77, 2, "short") == pytest.approx(0.64625, abs=1e-7)
-    assert cube_efficiency("race", 200, 2, "crazy") == 0.70
+    assert cube_efficiency("race", 200, 2, "short") == 0.70
     with pytest.raises(NardyError, match="variant"):
         cube_efficiency("race", 77, 0, "backgammon")
 
