@@ -223,6 +223,10 @@ def test_one_ply_search_matches_gnubg() -> None:
     for (_, row), case, answer, match in zip(chosen, cases, answers, expected):
         for Position in IMPLEMENTATIONS:
             ours = Position.from_array(row).cube_decision(evaluator=Gnu(), plies=1, match=match)
+            if any(abs(ours.equities[names[name]] - value) >= TOLERANCE for name, value in answer["lines"].items()):
+                # GNU Backgammon asked again, alone: one CI run saw one answer 0.005 off that 20 runs here
+                # did not repeat; a difference that stays is ours
+                (answer,) = oracle([case])
             for name, value in answer["lines"].items():
                 assert abs(ours.equities[names[name]] - value) < TOLERANCE, (case, answer, ours)
             if answer["action"] is not None:
