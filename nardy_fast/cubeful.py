@@ -33,6 +33,7 @@ from .cube.janowski import EFFICIENCIES, exact_efficiency, money_cubeful, race_e
 from .cube.matchplay import Score, cubeful_mwc
 from .cube.met import DEFAULT_TABLES, MatchEquityTable, match_equity_table
 from .cube.state import MAX_CUBE, SIDES, Cube, Match
+from .cubestates import CENTRED, MoveCube, groups, state_of, subset
 from .errors import NardyError, field_error
 from .evaluation.classes import BEAROFF, CONTACT, OVER, RACE, classes_of
 from .evaluation.evaluators import check_positions, evaluate_rows
@@ -54,12 +55,12 @@ Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
+
 ROLLS = np.array(ROLL_ORDER, dtype=np.int8)
 WEIGHTS = np.array(ROLL_WEIGHTS, dtype=np.float64)
 #: For each variant (by index), the board column of Black's own points 1..24.
 BLACK_COLUMNS = np.array([[mover_point(spec.name, m) - 1 for m in range(1, 25)] for spec in VARIANT_SPECS])
-#: An owner code: the cube in the middle (else a side's index in :data:`SIDES`).
-CENTRED = -1
+
 
 
 class MoneyHint(NamedTuple):
@@ -166,7 +167,7 @@ class CubefulSearch:
             return ev, eo
         movers = rows[:, layout.TURN].astype(np.int64)
         rolling = rows[:, layout.NPENDING] == 0
-        for (value, owner, me), index in _groups(values, owners, movers, rolling):
+        for (value, owner, me), index in groups(values, owners, movers, rolling):
             if self._may_double(value, owner, me):
                 i, j = index
                 ev[i, 2 * j + 1], eo[i, 2 * j + 1] = 2 * value, 1 - me
@@ -196,7 +197,7 @@ class CubefulSearch:
         x = efficiencies(rows, self.plies)
         movers = rows[:, layout.TURN].astype(np.int64)
         out = np.zeros(ev.shape)
-        for (value, owner, me), (i, j) in _groups(ev, eo, movers, np.ones(len(rows), dtype=bool)):
+        for (value, owner, me), (i, j) in groups(ev, eo, movers, np.ones(len(rows), dtype=bool)):
             if value <= 0:
                 continue
             relative = "centred" if owner == CENTRED else ("own" if owner == me else "opponent")
@@ -209,7 +210,7 @@ class CubefulSearch:
                 out[i, j] = cubeful_mwc(p[i], self._score(me), value, relative, eff)
         return out
 
-    def values(self, rows: Rows, values: Ints, owners: Ints, depth: int, top: bool, move: Cube,
+    def values(self, rows: Rows, values: Ints, owners: Ints, depth: int, top: bool, move: MoveCube,
                outputs: Optional[Floats] = None) -> tuple[Floats, Floats]:
         """The cubeful values (n, k) of ``rows`` under their states searched ``depth`` plies deep, and their
         cubeless outputs (n, 5), for their sides to move. ``outputs``, when given, are the rows' 0-ply
@@ -228,10 +229,10 @@ class CubefulSearch:
             p[exact, 1:], p[exact, 0] = 0.0, known[exact, 0]
             cf[leaves] = self.leaf(rows[leaves], p[leaves], ev[leaves], eo[leaves], exact[leaves], known[leaves])
         if inner.size:
-            cf[inner], p[inner] = self._searched(rows[inner], ev[inner], eo[inner], depth, move)
+            cf[inner], p[inner] = self._searched(rows[inner], ev[inner], eo[inner], depth, subset(move, inner))
         return (cf[:, 0::2] if top else self.collapse(rows, cf, ev)), p
 
-    def after_move(self, parents: Rows, children: Rows, values: Ints, owners: Ints, depth: int, move: Cube,
+    def after_move(self, parents: Rows, children: Rows, values: Ints, owners: Ints, depth: int, move: MoveCube,
                    outputs: Optional[Floats] = None) -> tuple[Floats, Floats]:
         """:meth:`values` of the positions moves of ``parents`` lead to: one whose side to move is still the
         mover's continues its turn (an extra roll, a pending list), where no double is offered."""
@@ -240,11 +241,11 @@ class CubefulSearch:
         for mid_turn in (False, True):
             at = np.flatnonzero(same == mid_turn)
             if at.size:
-                cf[at], p[at] = self.values(children[at], values[at], owners[at], depth, mid_turn, move,
+                cf[at], p[at] = self.values(children[at], values[at], owners[at], depth, mid_turn, subset(move, at),
                                             None if outputs is None else outputs[at])
         return cf, p
 
-    def _searched(self, rows: Rows, ev: Ints, eo: Ints, depth: int, move: Cube) -> tuple[Floats, Floats]:
+    def _searched(self, rows: Rows, ev: Ints, eo: Ints, depth: int, move: MoveCube) -> tuple[Floats, Floats]:
         """The average over the rolls (or the one pending list) of each row's best move's values."""
         n = len(rows)
         pending = rows[:, layout.NPENDING] > 0
@@ -256,13 +257,13 @@ class CubefulSearch:
         rolls = np.where(pending[parent][:, None], 0, ROLLS[roll_index]).astype(np.int8)
         weights = np.where(pending[parent], 36.0, WEIGHTS[roll_index])
         deeper = np.where(pending[parent], depth, depth - 1)
-        chosen, chosen_p = self.best_moves(rows[parent], rolls, move)
+        chosen, chosen_p = self.best_moves(rows[parent], rolls, subset(move, parent))
         cf = np.zeros((len(parent), ev.shape[1]))
         p = np.zeros((len(parent), 5))
         for d in np.unique(deeper):
             at = np.flatnonzero(deeper == d)
             cf[at], p[at] = self.after_move(rows[parent[at]], chosen[at], ev[parent[at]], eo[parent[at]], int(d),
-                                            move, chosen_p[at] if d == 0 else None)
+                                            subset(move, parent[at]), chosen_p[at] if d == 0 else None)
         passed = chosen[:, layout.TURN] != rows[parent, layout.TURN]
         cf[passed] = self.flip(cf[passed])
         p[passed] = flipped(p[passed])
@@ -273,14 +274,15 @@ class CubefulSearch:
             np.add.at(total_p, parent[at], weights[at, None] * p[at])
         return total_cf / 36.0, total_p / 36.0
 
-    def best_moves(self, rows: Rows, rolls: Rows, move: Cube) -> tuple[Rows, Floats]:
+    def best_moves(self, rows: Rows, rolls: Rows, move: MoveCube) -> tuple[Rows, Floats]:
         """For each row and roll, the child its side to move picks by 0-ply cubeful value under the cube
-        ``move`` (ties: the first in ``legal_moves`` order), and that child's 0-ply outputs."""
+        ``move`` (its row's; ties: the first in ``legal_moves`` order), and that child's 0-ply outputs."""
         children, offsets, _ = self.kernels.batch_children(rows, rolls)
         children, offsets = np.asarray(children), np.asarray(offsets, dtype=np.int64)
         owners = np.repeat(np.arange(len(rows)), np.diff(offsets))
         p = evaluate_rows(self.kernels, children, self.evaluator, rows[owners])
-        values, owners_code = _state_of(move, len(children))
+        move = subset(move, owners)
+        values, owners_code = state_of(move, len(children))
         cf, _ = self.after_move(rows[owners], children, values, owners_code, 0, move, p)
         passed = children[:, layout.TURN] != rows[owners, layout.TURN]
         mine = np.where(passed, self.flip(cf[:, 0]), cf[:, 0])
@@ -288,45 +290,26 @@ class CubefulSearch:
         picked = offsets[:-1] + best
         return children[picked], p[picked]
 
-    def decisions(self, rows: Rows, cube: Cube, plies: int) -> CubeDecision:
-        """The cube decision of every row's side to move, from the no-double and double-take values the
-        search finds ``plies`` deep (rows of one side to move or both)."""
+    def decisions(self, rows: Rows, cube: MoveCube, plies: int) -> CubeDecision:
+        """The cube decision of every row's side to move under ``cube`` (one for all rows, or each row's), from
+        the no-double and double-take values the search finds ``plies`` deep (rows of one side to move or
+        both)."""
         n = len(rows)
-        owner = CENTRED if cube.owner is None else SIDES.index(cube.owner)
+        state = state_of(cube, n)
+        value, owner = state[0][:, 0], state[1][:, 0]
         movers = rows[:, layout.TURN].astype(np.int64)
-        values = np.stack([np.full(n, cube.value), np.full(n, 2 * cube.value)], axis=1).astype(np.int64)
-        owners = np.stack([np.full(n, owner), 1 - movers], axis=1).astype(np.int64)
+        values = np.stack([value, 2 * value], axis=1)
+        owners = np.stack([owner, 1 - movers], axis=1)
         cf, p = self.values(rows, values, owners, plies, True, cube)
         if self.table is None:
             cf[:, 1] *= 2.0
         parts = []
-        for me in (0, 1):
-            index = np.flatnonzero(movers == me)
-            if index.size:
-                parts.append((index, decided(p[index], cf[index, 0], cf[index, 1], cube, self.match, SIDES[me],
-                                             self.table)))
+        for (cube_value, code, me), (index, _) in groups(value[:, None], owner[:, None], movers,
+                                                          np.ones(n, dtype=bool)):
+            here = Cube(cube_value, None if code == CENTRED else SIDES[code])
+            parts.append((index, decided(p[index], cf[index, 0], cf[index, 1], here, self.match, SIDES[me],
+                                         self.table)))
         return merged(parts, n)
-
-
-def _state_of(cube: Cube, n: int) -> tuple[Ints, Ints]:
-    owner = CENTRED if cube.owner is None else SIDES.index(cube.owner)
-    return np.full((n, 1), cube.value, dtype=np.int64), np.full((n, 1), owner, dtype=np.int64)
-
-
-def _groups(values: Ints, owners: Ints, movers: Ints,
-            rolling: npt.NDArray[np.bool_]) -> list[tuple[tuple[int, int, int], tuple[Ints, Ints]]]:
-    """The (row, slot) places of each distinct (cube value, owner, side to move), among rolling rows: a few
-    kinds among many places, so each is found by a comparison rather than by sorting the places."""
-    keys = (values * 4 + (owners + 1)) * 2 + movers[:, None]
-    keys = np.where(rolling[:, None] & (values > 0), keys, -1)
-    found = []
-    for key in np.unique(keys):
-        if key < 0:
-            continue
-        i, j = np.nonzero(keys == key)
-        me, rest = int(key) % 2, int(key) // 2
-        found.append(((rest // 4, rest % 4 - 1, me), (i.astype(np.int64), j.astype(np.int64))))
-    return found
 
 
 def cube_decisions(kernels: Kernels, rows: object, evaluator: object, cube: object, match: object, table: object,
@@ -384,7 +367,7 @@ def cubeful_hint(kernels: Kernels, position: Position, roll: Optional[Sequence[i
     children, _, _ = kernels.batch_children(row[None, :], np.array([dice], dtype=np.int8))
     children = np.asarray(children)
     search = CubefulSearch(kernels, checked, game, met, depth)
-    values, owners = _state_of(state, len(children))
+    values, owners = state_of(state, len(children))
     found, _ = search.after_move(np.repeat(row[None, :], len(children), axis=0), children, values, owners, depth,
                                  state)
     passed = children[:, layout.TURN] != row[layout.TURN]

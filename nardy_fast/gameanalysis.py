@@ -8,8 +8,8 @@ luck-adjusted result."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Optional, cast
 
 import numpy as np
@@ -17,8 +17,9 @@ import numpy as np
 from .analysis import AnalysedPosition
 from .cube import Cube, Match
 from .cube.met import MatchEquityTable, default_table
-from .cube.state import SIDES, other
+from .cube.state import other
 from .errors import NardyError, field_error
+from .evaluation.constants import ANALYSIS_FILTER, MoveFilter
 from .gamebatch import (
     CLOSE_CUBE,
     MARK_LEVELS,
@@ -26,106 +27,35 @@ from .gamebatch import (
     RATINGS,
     ROLLS,
     WEIGHTS,
+    Prefetched,
+    check_filter,
     child_values,
     mark_of,
+    normalised,
     prefetched,
     rating_of,
 )
+from .gamesummary import Analysis, Decision, PlayerSummary, summarise
 from .position import Move, Position
 from .records import CubeAction, GameRecord, MatchRecord, Ply, Replay, variant_starts
 
 __all__ = ["Decision", "PlayerSummary", "Analysis", "analyse", "mark_of", "rating_of", "summarise", "ROLLS", "roll_luck",
            "MARKS", "RATINGS", "CLOSE_CUBE"]
 
-@dataclass(frozen=True)
-class Decision:
-    """One decision: game number, move number (the turn of the game, 1 for the first), side, roll (``None``
-    for a cube decision or a transfer segment), kind ("move" or "cube"), the choice played and the best one
-    (move texts, or "no double", "double", "take", "drop", "beaver"), their equities (normalised money
-    equity per unit of the cube, seen by ``side``), the equity lost, the match winning chances lost (``None``
-    at money play), the mark, the luck of the roll (``None`` where no roll was thrown), whether the
-    decision counts in the error rates (an unforced move; a close or actual cube decision), the cube's value
-    and the position before it (its text)."""
-
-    game: int
-    move: int
-    side: str
-    roll: Optional[tuple[int, int]]
-    kind: str
-    played: str
-    best: str
-    equity: float
-    best_equity: float
-    loss: float
-    mwc_loss: Optional[float]
-    mark: str
-    luck: Optional[float]
-    counted: bool
-    cube: int
-    position: str
-
-
-@dataclass(frozen=True)
-class PlayerSummary:
-    """A player's summary: the equity lost in moves and in cube decisions (normalised), the decisions
-    counted in each, the error rates ×1000 (mEMG: per unforced move, per cube decision, per decision), the
-    performance rating (500 × equity lost ÷ decisions counted), GNU Backgammon's rating words, the luck
-    (normalised equity: in total and per game, by game number), the result (points at money play, match
-    winning chances gained in a match) and the result adjusted for luck, in the same unit."""
-
-    name: str
-    side: str
-    move_loss: float
-    cube_loss: float
-    moves: int
-    cube_decisions: int
-    move_error_rate: float
-    cube_error_rate: float
-    error_rate: float
-    performance_rating: float
-    rating: str
-    luck: float
-    luck_per_game: tuple[float, ...]
-    result: float
-    luck_adjusted_result: float
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The analysis of a match record: its decisions in order and the players' summaries (White's,
-    Black's); ``marked`` the decisions with a mark."""
-
-    decisions: tuple[Decision, ...]
-    players: tuple[PlayerSummary, PlayerSummary]
-    plies: int
-
-    @property
-    def marked(self) -> tuple[Decision, ...]:
-        """The decisions with a mark, in order."""
-        return tuple(d for d in self.decisions if d.mark)
-
-    def to_dict(self) -> dict[str, object]:
-        """The analysis as plain values (for JSON)."""
-        from dataclasses import asdict
-
-        return {"plies": self.plies, "players": [asdict(p) for p in self.players],
-                "decisions": [asdict(d) for d in self.decisions]}
-
-
 class _Judge:
     """The engine's values at one game's cube and match: equities normalised, match chances kept."""
 
-    def __init__(self, replay: Replay, evaluator: object, plies: int, table: Optional[MatchEquityTable]) -> None:
+    def __init__(self, replay: Replay, evaluator: object, plies: int, table: Optional[MatchEquityTable],
+                 move_filter: Optional[MoveFilter] = None) -> None:
         self.replay, self.evaluator, self.plies, self.table = replay, evaluator, plies, table
-        #: A game's 0-ply values found in one batch (:meth:`prefetch`), by event number: each ply's moves'
-        #: values (at 0 plies) and the best of each roll's (for the luck).
-        self.moves: dict[int, np.ndarray] = {}
-        self.rolls: dict[int, np.ndarray] = {}
+        self.move_filter = move_filter
+        #: A game's values found in batches (:meth:`prefetch`), by event number.
+        self.found = Prefetched({}, {}, {})
 
     def prefetch(self, game: GameRecord, position_class: Optional[type[Position]]) -> None:
-        """Find in one batch the values :meth:`ranked` (at 0 plies) and :meth:`lucks` would find ply by ply
-        (:func:`~nardy_fast.gamebatch.prefetched`)."""
-        self.moves, self.rolls = prefetched(game, self.evaluator, self.plies, self.table, position_class)
+        """Find in a few batches the values :meth:`ranked`, :meth:`lucks` and :meth:`cube_values` would find
+        one by one (:func:`~nardy_fast.gamebatch.prefetched`)."""
+        self.found = prefetched(game, self.evaluator, self.plies, self.table, position_class, self.move_filter)
 
     def state(self) -> tuple[Optional[Cube], Optional[Match]]:
         replay = self.replay
@@ -136,17 +66,18 @@ class _Judge:
         cube, match = self.state()
         if match is None or match.money or self.table is None or cube is None:
             return value, None
-        eq = self.table.mwc2eq(value, match.away(side), match.away(other(side)), cube.value, match.crawford)
-        return float(eq), value
+        return float(normalised(value, side, cube, match, self.table)), value
 
     def ranked(self, position: Position, roll: Optional[tuple[int, int]], plies: int,
                key: int = 0) -> list[tuple[Move, float]]:
         """:meth:`Position.hint`'s ranking, cubeful where the game has the cube (``key``: the event's number,
-        for a value prefetched)."""
-        if key in self.moves:
-            values = self.moves[key]
+        for values prefetched: the moves searched deepest first, then by value, then in ``legal_moves``
+        order)."""
+        if key in self.found.moves:
+            values, reached = self.found.moves[key]
             moves = position.legal_moves(roll)
-            return [(moves[i], float(values[i])) for i in np.lexsort((np.arange(len(values)), -values))]
+            order = np.lexsort((np.arange(len(values)), -values, -reached))
+            return [(moves[i], float(values[i])) for i in order]
         cube, match = self.state()
         judged = cast(AnalysedPosition, position)  # every implementation's Position is one
         evaluator = "net" if self.evaluator is None else self.evaluator
@@ -158,11 +89,24 @@ class _Judge:
     def bests(self, position: Position, key: int = 0) -> np.ndarray:
         """Each of :data:`ROLLS`' best move's 0-ply equity (normalised) for the side to move."""
         cube, match = self.state()
-        if cube is None:
+        if cube is None or match is None:
             return np.array([self.ranked(position, r, 0)[0][1] for r in ROLLS])
-        raw = self.rolls[key] if key in self.rolls else [float(np.max(v)) for v in child_values(
+        raw = self.found.rolls[key] if key in self.found.rolls else [float(np.max(v)) for v in child_values(
             [position] * len(ROLLS), ROLLS, [cube] * len(ROLLS), match, self.evaluator, self.table)]
-        return np.array([self.normal(float(v), position.turn)[0] for v in raw])
+        return normalised(raw, position.turn, cube, match, self.table)
+
+    def cube_values(self, position: Position, key: int = 0) -> tuple[np.ndarray, Optional[np.ndarray]]:
+        """The cube decision of ``position``'s side to move: its normalised equities of no double,
+        double-take and double-pass, and in a match their match winning chances."""
+        cube, match = self.state()
+        if key in self.found.cubes:
+            equities, values = self.found.cubes[key]
+        else:
+            found = cast(AnalysedPosition, position).cube_decision(
+                evaluator=self.evaluator, plies=self.plies, cube=cube, match=match, table=self.table)
+            equities = np.asarray(found.equities, dtype=np.float64).reshape(3)
+            values = np.array([found.no_double, found.double_take, found.double_pass], dtype=np.float64)
+        return equities, (None if match is None or match.money else values)
 
     def lucks(self, position: Position, key: int = 0) -> np.ndarray:
         """Each of :data:`ROLLS`' luck: its best equity minus the mean over all rolls (36 weighted) of the
@@ -200,14 +144,18 @@ def roll_luck(position: Position, *, evaluator: object = None, cube: Optional[Cu
 def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, threads: int = 1,
             progress: Optional[Callable[[int], None]] = None,
             position_class: Optional[type[Position]] = None,
-            marks: tuple[float, float, float] = MARK_LEVELS) -> Analysis:
+            marks: tuple[float, float, float] = MARK_LEVELS,
+            move_filter: Optional[MoveFilter] = ANALYSIS_FILTER) -> Analysis:
     """The analysis of ``record`` (docs/rules.md, Game analysis): each checker play ranked by
     :meth:`Position.hint` ``plies`` deep (cubeful, with the game's cube and match score, where the game is
     played with the cube), each cube decision by :meth:`Position.cube_decision`, the luck of each roll at 0
     plies; ``progress`` is called with the number of decisions done after each game's. ``threads`` above 1
     analyses games in parallel threads (the compiled core's searches release the GIL). ``marks`` are the
     thresholds of the marks doubtful, bad and very bad (GNU Backgammon's since 2019; its older ones were
-    ``(0.04, 0.08, 0.16)``)."""
+    ``(0.04, 0.08, 0.16)``). Deeper than 0 plies, a game played with the cube has the moves ``move_filter``
+    keeps by their 0-ply values and the move played searched ``plies`` deep, the others ranked below them
+    by their 0-ply values (GNU Backgammon's analysis; ``None`` searches every move); a game without the cube
+    is ranked by :meth:`Position.hint`."""
     if not isinstance(record, MatchRecord):
         raise field_error(NardyError, "record", "must be a nardy_fast.MatchRecord", record)
     if not (isinstance(threads, int) and threads >= 1):
@@ -217,19 +165,21 @@ def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, th
             and 0 <= levels[0] < levels[1] < levels[2] < math.inf):
         raise field_error(NardyError, "marks", "must be three increasing thresholds (doubtful, bad, very bad)",
                           marks)
+    move_filter = check_filter(move_filter)
     table = None if record.money else default_table(record.variant)
     games: list[list[Decision]]
     if threads == 1:
         games = []
         for game in record.games:
-            games.append(_game(game, evaluator, plies, table, position_class))
+            games.append(_game(game, evaluator, plies, table, position_class, move_filter))
             if progress is not None:
                 progress(sum(map(len, games)))
     else:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(threads) as pool:
-            games = list(pool.map(lambda g: _game(g, evaluator, plies, table, position_class), record.games))
+            games = list(pool.map(lambda g: _game(g, evaluator, plies, table, position_class, move_filter),
+                                  record.games))
         if progress is not None:
             progress(sum(map(len, games)))
     decisions = tuple(d if levels == MARK_LEVELS else replace(d, mark=mark_of(d.loss, levels))
@@ -238,9 +188,9 @@ def analyse(record: MatchRecord, *, evaluator: object = None, plies: int = 0, th
 
 
 def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[MatchEquityTable],
-          position_class: Optional[type[Position]]) -> list[Decision]:
+          position_class: Optional[type[Position]], move_filter: Optional[MoveFilter]) -> list[Decision]:
     replay = Replay(game.start, game.match, position_class)
-    judge = _Judge(replay, evaluator, plies, table)
+    judge = _Judge(replay, evaluator, plies, table, move_filter)
     judge.prefetch(game, position_class)
     found: list[Decision] = []
     decided = None  # the cube decision of this turn, once the side to move doubled
@@ -250,14 +200,14 @@ def _game(game: GameRecord, evaluator: object, plies: int, table: Optional[Match
         position = replay.position
         if isinstance(event, CubeAction):
             if event.action == "double":
-                decided = _cube_values(judge, position)
+                decided = judge.cube_values(position, index)
                 found.append(_cube_row(game.number, turn, judge, position, decided, "double"))
             elif decided is not None:
                 found.append(_cube_row(game.number, turn, judge, position, decided, event.action))
             replay.cube_action(event.side, event.action, where)
         elif isinstance(event, Ply):
             if decided is None and event.roll is not None and replay.may_double():
-                values = _cube_values(judge, position)
+                values = judge.cube_values(position, index)
                 found.append(_cube_row(game.number, turn, judge, position, values, "no double"))
             found.append(_move_row(game.number, turn, judge, position, event, where, index))
             decided = None
@@ -292,17 +242,6 @@ def _move_row(number: int, turn: int, judge: _Judge, position: Position, event: 
                     len(results) > 1, judge.replay.cube.value, position.to_text())
 
 
-def _cube_values(judge: _Judge, position: Position) -> tuple[np.ndarray, Optional[np.ndarray]]:
-    cube, match = judge.state()
-    found = cast(AnalysedPosition, position).cube_decision(evaluator=judge.evaluator, plies=judge.plies, cube=cube,
-                                                           match=match, table=judge.table)
-    equities = np.asarray(found.equities, dtype=np.float64).reshape(3)
-    mwc = None
-    if match is not None and not match.money:
-        mwc = np.array([found.no_double, found.double_take, found.double_pass], dtype=np.float64).reshape(3)
-    return equities, mwc
-
-
 def _cube_row(number: int, turn: int, judge: _Judge, position: Position,
               values: tuple[np.ndarray, Optional[np.ndarray]], action: str) -> Decision:
     # the doubler's choice takes a line (a double's value is the taker's best answer); the taker's values are
@@ -334,64 +273,3 @@ def _cube_row(number: int, turn: int, judge: _Judge, position: Position,
     return Decision(number, turn, side, None, "cube", action, best, value(eq, action), value(eq, best), loss,
                     mwc_loss, mark_of(loss), None, counted, judge.replay.cube.value, position.to_text())
 
-
-def summarise(record: MatchRecord, decisions: Sequence[Decision],
-              table: Optional[MatchEquityTable]) -> tuple[PlayerSummary, PlayerSummary]:
-    """The players' summaries of ``decisions`` of ``record``."""
-    out = []
-    for name, side in zip(record.players, SIDES):
-        mine = [d for d in decisions if d.side == side and d.counted]
-        moves = [d for d in mine if d.kind == "move"]
-        cubes = [d for d in mine if d.kind == "cube"]
-        move_loss = sum(d.loss for d in moves)
-        cube_loss = sum(d.loss for d in cubes)
-        total = len(moves) + len(cubes)
-        per_game = tuple(sum(d.luck or 0.0 for d in decisions if d.side == side and d.game == g.number)
-                         for g in record.games)
-        result = sum(_result(g, side, record, table) for g in record.games)
-        luck = sum(per_game)
-        out.append(PlayerSummary(
-            name, side, move_loss, cube_loss, len(moves), len(cubes), _rate(move_loss, len(moves)),
-            _rate(cube_loss, len(cubes)), _rate(move_loss + cube_loss, total),
-            500.0 * (move_loss + cube_loss) / total if total else 0.0,
-            rating_of((move_loss + cube_loss) / total) if total else "n/a", luck, per_game, result,
-            result - _luck_in_result(record, decisions, side, table)))
-    return out[0], out[1]
-
-
-def _rate(loss: float, count: int) -> float:
-    return 1000.0 * loss / count if count else 0.0
-
-
-def _result(game: GameRecord, side: str, record: MatchRecord, table: Optional[MatchEquityTable]) -> float:
-    """What ``game`` brought ``side``: points at money play, match winning chances gained in a match."""
-    if game.winner is None:
-        return 0.0
-    sign = 1.0 if game.winner == side else -1.0
-    if table is None or game.match is None or record.length is None:
-        return sign * game.points
-    match = game.match
-    winner = game.winner
-    a, b = match.away(winner), match.away(other(winner))
-    before = table.mwc(a, b, match.crawford)  # GNU Backgammon's getMEAtScore: the Crawford game's is pre-Crawford
-    return sign * (table.after(a, b, match.crawford, won=game.points) - before)
-
-
-def _luck_in_result(record: MatchRecord, decisions: Sequence[Decision], side: str,
-                    table: Optional[MatchEquityTable]) -> float:
-    """``side``'s luck in the result's unit (GNU Backgammon: ×cube at money play, in match winning chances
-    by ``eq2mwc`` in a match), the other side's luck counted against it."""
-    games = {g.number: g for g in record.games}
-    total = 0.0
-    for d in decisions:
-        if d.luck is None:
-            continue
-        sign = 1.0 if d.side == side else -1.0
-        match = games[d.game].match
-        if table is None or match is None or match.money:
-            total += sign * d.luck * d.cube
-        else:
-            away, theirs = match.away(d.side), match.away(other(d.side))
-            total += sign * float(table.eq2mwc(d.luck, away, theirs, d.cube, match.crawford)
-                                  - table.eq2mwc(0.0, away, theirs, d.cube, match.crawford))
-    return total

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import Position, analyse, read_match
 from ..errors import NardyError
+from ..evaluation.constants import ANALYSIS_FILTER
 from ..evaluation.search import MAX_PLIES
 from ..files import write_bytes
 from ..gameanalysis import Analysis, Decision, rating_of
@@ -34,6 +35,9 @@ def add_arguments(parser: Parser) -> None:
     parser.add_argument("file", metavar="FILE", help="the match file")
     parser.add_argument("--plies", type=integer(0, MAX_PLIES), default=0, help="search depth (default 0)")
     parser.add_argument("--threads", type=integer(1, 256), default=1, help="games analysed at once (default 1)")
+    parser.add_argument("--all-moves", action="store_true",
+                        help="deeper than 0 plies, search every move (default: the best 16 within 0.32 at 0 ply "
+                             "and the move played, as GNU Backgammon's analysis)")
     parser.add_argument("--json", metavar="OUT", default=None, help="write the decisions and summaries as JSON")
     parser.add_argument("--html", metavar="OUT", default=None,
                         help="write an HTML report: the summaries, and each marked decision's board picture")
@@ -112,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     total = sum(len(g.plies) + len(g.cube_actions) for g in record.games) or 1
     with Progress(total, progress_stream(args.progress), unit="decisions") as bar:
         found = analyse(record, plies=args.plies, threads=args.threads,
-                        progress=lambda done: bar.update(min(done, total)))
+                        progress=lambda done: bar.update(min(done, total)),
+                        move_filter=None if args.all_moves else ANALYSIS_FILTER)
     print(report(found))
     writers: dict[str, Callable[[], str]] = {"--json": lambda: json.dumps(found.to_dict(), indent=1) + "\n",
                                              "--html": lambda: html_report(found)}

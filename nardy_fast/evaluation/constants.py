@@ -19,6 +19,7 @@ __all__ = [
     "MoveFilter",
     "TOP_FILTER",
     "INNER_FILTER",
+    "ANALYSIS_FILTER",
     "MAX_PLIES",
     "CHECK_ONLY",
 ]
@@ -44,6 +45,9 @@ class MoveFilter(NamedTuple):
 
 #: A 2-ply hint's first cut of the moves of the position itself.
 TOP_FILTER = MoveFilter(8, 0.16)
+#: The moves a game analysis deeper than 0 plies searches (GNU Backgammon's default filter for analysis,
+#: "large": at 1 ply the best 16 within 0.32 of the 0-ply best).
+ANALYSIS_FILTER = MoveFilter(16, 0.32)
 #: The replies inside a search whose values need one more ply.
 INNER_FILTER = MoveFilter(3, 0.10)
 #: The deepest search.
