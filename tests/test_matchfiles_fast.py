@@ -1,8 +1,9 @@
 """The fast path of reading ``.mat`` (``nardy_fast.matfast``) against the reader it stands in for
 (``nardy_fast.matread``, every move replayed one at a time): the same records for random games of every variant
 and rule flag set, with and without the cube, in matches and money sessions; the same errors for files changed
-at random; and its kernel (``replay_plies``) finding the moves ``records.find_move`` finds. The fast path needs
-the compiled core's kernel: with the reference it steps aside, so these tests run on the core."""
+at random; its kernel (``replay_plies``) finding the moves ``records.find_move`` finds; and the move-line
+kernels (the core's ``read_move_lines`` and the reference's twin) reading the same lines alike. The fast path
+needs the compiled core's replay kernel: with the reference it steps aside, so these tests run on the core."""
 
 from __future__ import annotations
 
