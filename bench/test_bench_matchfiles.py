@@ -6,9 +6,10 @@ member's rate is in ``extra_info["games/s"]``; nothing here asserts a time.
 
 * ``write``: ``write_match`` of the record to a string (the record's steps formatted, no replay);
 * ``read``: ``read_match`` of the text, every move matched to a legal move and replayed: ``core`` by the fast
-  path (``nardy_fast.matfast``: the whole file's plies matched by the core's kernel), ``core move by move``
-  by the reader it stands in for (``nardy_fast.matread``, one Python call per ply: the figure before the fast
-  path), ``reference`` by the reference's ``Position`` (move by move: the reference has no kernel).
+  path (``nardy_fast.matfast``: the move lines read and the whole file's plies matched by the core's kernels),
+  ``core move by move`` by the reader it stands in for (``nardy_fast.matread``, one Python call per ply: the
+  figure before the fast path), ``reference`` by the reference's ``Position`` (move by move: the reference has
+  no replay kernel).
 """
 
 from __future__ import annotations

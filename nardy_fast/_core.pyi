@@ -180,3 +180,18 @@ def replay_plies(
     """Replay game ``k`` from ``starts[k]`` through plies ``first[k]`` up to ``last[k]``, each written move
     matched to its legal move as ``nardy_fast.records.find_move`` matches it: results, canonical step codes and
     their number per ply; ``stops[k]`` -1, or the first ply left to the caller."""
+
+def read_move_lines(
+    text: bytes,
+    edge: int,
+    kinds: npt.NDArray[np.int8],
+    numbers: npt.NDArray[np.int64],
+    plies: npt.NDArray[np.int64],
+    runs: npt.NDArray[np.int64],
+    rolls: npt.NDArray[np.int8],
+    npairs: npt.NDArray[np.int8],
+    pairs: npt.NDArray[np.int8],
+) -> int:
+    """Read the ``\\n``-separated lines of ``text``: each line's kind (0 another line, 1 one ply in the left
+    column, 2 one ply in the right column, 3 two plies), number, first ply and the end of its run of two-ply
+    lines numbered in a row; each ply's dice, written pairs and their number. The plies read."""

@@ -145,6 +145,7 @@ _KERNELS = Kernels(
     hint=_hint,
     cube_games=_core.cube_games,
     replay=_core.replay_plies,
+    move_lines=_core.read_move_lines,
 )
 
 

@@ -35,29 +35,10 @@ if TYPE_CHECKING:
     from .bearoff.tables import CubefulKernel, OneSidedKernel, TwoSidedKernel
 
 __all__ = [
-    "Kernels",
-    "kernels_named",
-    "kernels_of",
-    "HintKernel",
-    "EvaluateKernel",
-    "GameRolls",
-    "PlayoutKernel",
-    "CubeKernel",
-    "Chooser",
-    "Seat",
-    "PlayoutArgs",
-    "Trajectories",
-    "Records",
-    "Played",
-    "StopFlag",
-    "split_range",
-    "on_threads",
-    "Ply",
-    "PlySearch",
-    "BatchChildren",
-    "Found",
-    "batch_search", "ReplayKernel",
-]
+    "Kernels", "kernels_named", "kernels_of", "HintKernel", "EvaluateKernel", "GameRolls", "PlayoutKernel",
+    "CubeKernel", "Chooser", "Seat", "PlayoutArgs", "Trajectories", "Records", "Played", "StopFlag", "split_range",
+    "on_threads", "Ply", "PlySearch", "BatchChildren", "Found", "batch_search", "ReplayKernel", "MoveLinesKernel",
+]  # fmt: skip
 
 Floats = npt.NDArray[np.float64]
 Offsets = npt.NDArray[np.int64]
@@ -265,6 +246,11 @@ BatchChildren = Callable[..., BatchResult]
 #: each game's plies matched to their legal moves as :func:`nardy_fast.records.find_move` matches them.
 ReplayKernel = Callable[[Rows, Offsets, Offsets, Rows, Rows, npt.NDArray[np.int8], Rows, npt.NDArray[np.uint16],
                          npt.NDArray[np.int8], Offsets], None]
+#: An implementation's reading of ``.mat`` move lines of the common form (the core's ``read_move_lines``, its
+#: twin ``nardy_fast.reference.matlines``), read by ``nardy_fast.matfast``: each line's kind, number, first ply
+#: and run of two-ply lines, each ply's dice and written pairs, and the number of plies.
+MoveLinesKernel = Callable[[bytes, int, npt.NDArray[np.int8], Offsets, Offsets, Offsets, Rows, npt.NDArray[np.int8],
+                            Rows], int]
 
 
 class Found:
@@ -327,9 +313,10 @@ class Kernels:
     """What an implementation called ``name`` supplies: the batch search over checked rows (and optionally a
     shortcut for one row), the encoder, the playout of the seats it plays, its seeded rolls, its bear-off
     table builders (:mod:`nardy_fast.bearoff.tables`), the evaluator kernel, optionally its own n-ply search
-    of the built-in evaluators (``hint``), its own loop of cubeful games of the seats it plays (``cube_games``)
-    and replay of written moves (``replay``), and ``searched()``, the work its move searches did in this
-    process (searches started and nodes expanded, in blocks of 4096: approximate, for a display of progress).
+    of the built-in evaluators (``hint``), its own loop of cubeful games of the seats it plays (``cube_games``),
+    replay of written moves (``replay``) and reading of ``.mat`` move lines (``move_lines``), and ``searched()``,
+    the work its move searches did in this process (searches started and nodes expanded, in blocks of 4096:
+    approximate, for a display of progress).
     :meth:`batch_children` and :meth:`segment_argmax` are those kernels with their checks and errors."""
 
     name: str
@@ -347,6 +334,7 @@ class Kernels:
     hint: Optional[HintKernel] = None
     cube_games: Optional[CubeKernel] = None
     replay: Optional[ReplayKernel] = None
+    move_lines: Optional[MoveLinesKernel] = None
 
     def __post_init__(self) -> None:
         _BY_NAME.setdefault(self.name, self)  # what a pickled bear-off table names: the implementation's own

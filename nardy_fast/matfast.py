@@ -1,7 +1,9 @@
 """The fast path of reading ``.mat`` files (docs/rules.md, Match records), for short and long nardy, where every
-ply passes the turn (no extra roll, no transfer): each move line read by one pattern, every ply's written steps
-matched to its legal move by the implementation's replay kernel (the whole file in one call, not a Python call
-per ply), the plies made once per distinct value, and the games' cube actions, results and scores checked by
+ply passes the turn (no extra roll, no transfer): the move lines of the common form read by the
+implementation's move-line kernel (each line's kind and number, each ply's dice and written steps, the whole
+body in one call), the few other lines of a game by patterns here, every ply's written steps matched to its
+legal move by the implementation's replay kernel (the whole file in one call, not a Python call per ply), the
+plies made once per distinct value, and the games' cube actions, results and scores checked by
 :class:`~nardy_fast.records.Replay`'s own rules. It reads what it is sure of; anything else in a file (a line of
 another form, an illegal move, a score that does not add up, the Jacoby rule or beavers learnt from the file)
 makes it step aside for :mod:`nardy_fast.matread`'s reader, which replays the file move by move and names the
@@ -23,7 +25,7 @@ from .errors import NardyError, field_error
 from .kernels import ReplayKernel
 from .matread import GAME, NUMBERED, PLAYERS, RIGHT_COLUMN, WINS, Reader
 from .matread import read_mat as slow
-from .matreplay import AsideError, Plies, Replayed
+from .matreplay import LINE_RIGHT, LINE_TWO, AsideError, Lexed, Order, Plies, Replayed
 from .position import Position
 from .records import GameRecord, MatchRecord, Ply, next_match, score_after
 
@@ -36,9 +38,9 @@ _ENTRY = r"(?:([1-6][1-6]):((?: +[^ /]*/[^ ]*)*)|(Doubles => \d+|Takes|Drops))"
 #: A move line of the common form: the number, the gap before the first entry (its column), up to two entries
 #: (a roll and its steps, or a double, a take, a drop), or a result in the line.
 _MOVES = re.compile(rf" *(\d{{1,9}})\)( *)(?:{_ENTRY}(?: +(?:{_ENTRY}|(Wins .*)))?|(Wins .*))? *")
-#: The common move line alone: two plies, the first in the left column.
+#: The common move line alone (step tokens the move-line kernel leaves): two plies, the first in the left column.
 _TWO = re.compile(r" *(\d{1,9})\)( *)([1-6][1-6]:(?: [0-9a-z*/()]+)*) +([1-6][1-6]:(?: [0-9a-z*/()]+)*) *")
-#: A move line of one ply.
+#: A move line of one ply (step tokens the move-line kernel leaves).
 _ONE = re.compile(r" *(\d{1,9})\)( *)([1-6][1-6]:(?: [0-9a-z*/()]+)*) *")
 _CUBE = {"Takes": "take", "Drops": "drop"}
 
@@ -59,36 +61,39 @@ class _Game:
         self.first = self.last = first
 
 
-def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> list[_Game]:
-    """The games of a body, each ply's written move (``d1d2: steps``) appended to ``keys`` and the side the
-    lines say moves it (0 White, 1 Black: every ply passing the turn) to ``sides``; a game's plies between its
-    cube actions and results are one run of its events."""
+def _parse(lexed: Lexed, order: Order, sides: bytearray) -> list[_Game]:
+    """The games of a body's lines (``lexed.lines``), each ply put in ``order`` (those of the move lines of the
+    common form as the kernel read them, ``lexed``; the others read here) and the side the lines say moves it
+    (0 White, 1 Black: every ply passing the turn) appended to ``sides``; a game's plies between its cube
+    actions and results are one run of its events."""
     games: list[_Game] = []
     game: Optional[_Game] = None
     turn, offered, started, run, move = 0, -1, False, 0, 0  # offered: the side whose double awaits, else -1
     two, one, general = _TWO.fullmatch, _ONE.fullmatch, _MOVES.fullmatch
-    append = keys.append
+    lines, kinds, numbers, first_plies, runs = lexed.lines, lexed.kinds, lexed.numbers, lexed.plies, lexed.runs
     reading = False  # whether a game's players line was read: its move lines follow
     edge = RIGHT_COLUMN - 5  # a first entry from this column on is the right column's
-    for line in lines[index + 1 :]:
-        plies = two(line) if reading else None
-        if plies is not None:
-            # the common line: White's ply in the left column, Black's after it
-            number, gap, key, key2 = plies.groups()
-            move += 1
-            if int(number) != move or turn or offered >= 0 or len(gap) >= edge:
+    at, count = 0, len(lines)
+    while at < count:
+        kind = kinds[at]
+        if kind == LINE_TWO and reading:
+            # move lines of the common form, numbered in a row: White's ply in the left column, Black's after it
+            if numbers[at] != move + 1 or turn or offered >= 0:
                 raise AsideError
+            end = runs[at]
+            move += end - at
             started = True
-            keys += (key, key2)
-            sides += b"\x00\x01"
+            order.lexed(first_plies[at], first_plies[at] + 2 * (end - at))
+            sides += b"\x00\x01" * (end - at)
+            at = end
             continue
-        plies = one(line) if reading else None
-        if plies is not None:  # a line of one ply (a game's first or last), in either column
-            number, gap, key = plies.groups()
+        line = lines[at]
+        at += 1
+        if kind and reading:  # a line of one ply (a game's first or last), in either column
             move += 1
-            right = int(len(gap) >= edge)
+            right = int(kind == LINE_RIGHT)
             side = turn if offered < 0 else 1 - offered
-            if int(number) != move:
+            if numbers[at - 1] != move:
                 raise AsideError
             if not started and turn != right:  # matread's enter: who moves first
                 game.black_first = bool(right)  # type: ignore[union-attr]
@@ -96,11 +101,42 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
             elif right != side:
                 raise AsideError
             started = True
-            append(key)
+            order.lexed(first_plies[at - 1], first_plies[at - 1] + 1)
             sides.append(turn)
             turn = 1 - turn
             continue
-        moves = general(line) if reading else None
+        numbered = reading and ")" in line  # a move line is numbered (``12)``): others need no pattern of one
+        plies = two(line) if numbered else None
+        if plies is not None:
+            # the common line (tokens the kernel leaves): White's ply in the left column, Black's after it
+            number, gap, key, key2 = plies.groups()
+            move += 1
+            if int(number) != move or turn or offered >= 0 or len(gap) >= edge:
+                raise AsideError
+            started = True
+            order.written(key)
+            order.written(key2)
+            sides += b"\x00\x01"
+            continue
+        plies = one(line) if numbered else None
+        if plies is not None:  # a line of one ply (tokens the kernel leaves), in either column
+            number, gap, key = plies.groups()
+            move += 1
+            right = int(len(gap) >= edge)
+            side = turn if offered < 0 else 1 - offered
+            if int(number) != move:
+                raise AsideError
+            if not started and turn != right:
+                game.black_first = bool(right)  # type: ignore[union-attr]
+                turn = side = right
+            elif right != side:
+                raise AsideError
+            started = True
+            order.written(key)
+            sides.append(turn)
+            turn = 1 - turn
+            continue
+        moves = general(line) if numbered else None
         if moves is not None:
             assert game is not None
             number, gap, *entries = moves.groups()
@@ -114,9 +150,9 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
                     result = WINS.fullmatch(" ".join(wins.split()))
                     if result is None or line_sides[-1:] == [1]:
                         raise AsideError
-                    if len(keys) > run:
-                        game.events.append(("plies", run, len(keys)))
-                    run = len(keys)
+                    if order.count > run:
+                        game.events.append(("plies", run, order.count))
+                    run = order.count
                     game.events.append(("wins", SIDES[bool(line_sides) or column >= edge],
                                         int(result[1])))
                     break
@@ -134,13 +170,13 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
                     line_sides.append(side)
                 started = True
                 if roll is not None:
-                    append(f"{roll}:{steps}")
+                    order.written(f"{roll}:{steps}")
                     sides.append(turn)
                     turn = 1 - turn
                     continue
-                if len(keys) > run:
-                    game.events.append(("plies", run, len(keys)))
-                run = len(keys)
+                if order.count > run:
+                    game.events.append(("plies", run, order.count))
+                run = order.count
                 if cube.startswith("Doubles"):
                     game.events.append(("double", SIDES[turn], cube.rsplit(" ", 1)[1]))
                     offered = turn
@@ -158,11 +194,11 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
         found = GAME.fullmatch(stripped)
         if found:
             if game is not None:
-                _close(game, run, len(keys))
-            game = _Game(int(found[1]), len(keys))
+                _close(game, run, order.count)
+            game = _Game(int(found[1]), order.count)
             games.append(game)
             reading = False
-            turn, offered, started, run, move = 0, -1, False, len(keys), 0
+            turn, offered, started, run, move = 0, -1, False, order.count, 0
         elif game is None:
             raise AsideError
         elif game.players is None:
@@ -177,13 +213,13 @@ def _parse(lines: list[str], index: int, keys: list[str], sides: bytearray) -> l
             result = WINS.fullmatch(stripped)
             if result is None:
                 raise AsideError
-            if len(keys) > run:
-                game.events.append(("plies", run, len(keys)))
-            run = len(keys)
+            if order.count > run:
+                game.events.append(("plies", run, order.count))
+            run = order.count
             indent = len(line) - len(line.lstrip())
             game.events.append(("wins", SIDES[indent >= RIGHT_COLUMN], int(result[1])))
     if game is not None:
-        _close(game, run, len(keys))
+        _close(game, run, order.count)
     return games
 
 
@@ -197,14 +233,15 @@ def _close(game: _Game, run: int, count: int) -> None:
 def read_fast(text: str, position_class: Optional[type[Position]] = None) -> Optional[MatchRecord]:
     """The record of a ``.mat`` text (a checked ``str``, tabs expanded) by the fast path, or ``None`` where it
     steps aside for :func:`nardy_fast.matread.read_mat`: a variant other than :data:`FAST_VARIANTS`, an
-    implementation without a replay kernel, anything it does not read as sure."""
+    implementation without a replay kernel and a move-line kernel, anything it does not read as sure."""
     cls = position_class
     if cls is None:
         import nardy_fast  # the package's Position (the readers name no implementation)
 
         cls = nardy_fast.Position
-    kernel = getattr(getattr(cls, "kernels", None), "replay", None)
-    if kernel is None:
+    kernels = getattr(cls, "kernels", None)
+    kernel, lines_kernel = getattr(kernels, "replay", None), getattr(kernels, "move_lines", None)
+    if kernel is None or lines_kernel is None:
         return None
     reader = Reader(cls)
     lines = text.splitlines()
@@ -217,7 +254,7 @@ def read_fast(text: str, position_class: Optional[type[Position]] = None) -> Opt
         index, tags = reader.read_header(lines)
         if reader.variant not in FAST_VARIANTS:
             return None
-        return _read(reader, cls, kernel, lines, index, tags)
+        return _read(reader, cls, kernel, Lexed(lines_kernel, lines[index + 1 :], RIGHT_COLUMN - 5), tags)
     except (NardyError, AsideError):
         return None
     finally:
@@ -225,17 +262,17 @@ def read_fast(text: str, position_class: Optional[type[Position]] = None) -> Opt
             gc.enable()
 
 
-def _read(reader: Reader, cls: type[Position], kernel: ReplayKernel, lines: list[str], index: int,
+def _read(reader: Reader, cls: type[Position], kernel: ReplayKernel, lexed: Lexed,
           tags: list[tuple[str, str]]) -> MatchRecord:
-    keys: list[str] = []
+    order = Order()
     sides = bytearray()
-    games = _parse(lines, index, keys, sides)
+    games = _parse(lexed, order, sides)
     start = cls.start(reader.variant, **dict(reader.flags))
     black = type(start)(start.state._replace(turn="black"))
     rows = np.stack([start.to_array(), black.to_array()])
     starts = rows[[int(g.black_first) for g in games]] if games else rows[:0]
     bounds = np.array([(g.first, g.last) for g in games], dtype=np.int64).reshape(-1, 2)
-    plies = Plies(kernel, cls, starts, bounds, keys, sides) if keys else None
+    plies = Plies(kernel, cls, starts, bounds, *lexed.arrays(order), sides) if order.count else None
     # each game's last row and what it scores on the board (a game without a ply: its start)
     ends = np.array([g.last - 1 if g.last > g.first else -1 for g in games], dtype=np.int64)
     last_rows = np.concatenate([plies.rows if plies is not None else rows[:0], rows[:1]])[ends]

@@ -1,7 +1,9 @@
-"""The replay half of reading ``.mat`` by the fast path (:mod:`nardy_fast.matfast`): the written moves in the
-kernel's form, every ply of a file matched to its legal move by the implementation's replay kernel (each game
-in one call, the plies it leaves to :func:`~nardy_fast.records.find_move` matched in Python), the plies made
-once per distinct value, and a :class:`~nardy_fast.records.Replay` that takes them whole.
+"""The replay half of reading ``.mat`` by the fast path (:mod:`nardy_fast.matfast`): the move lines as the
+implementation's move-line kernel read them (:class:`Lexed`) and the plies in order (:class:`Order`), the
+written moves of other lines in the kernel's form, every ply of a file matched to its legal move by the
+implementation's replay kernel (each game in one call, the plies it leaves to
+:func:`~nardy_fast.records.find_move` matched in Python), the plies made once per distinct value (and kept for
+the next file), and a :class:`~nardy_fast.records.Replay` that takes them whole.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from . import layout
 from .board import Step
 from .cube import Match
 from .cube.state import SIDES
-from .kernels import ReplayKernel
+from .kernels import MoveLinesKernel, ReplayKernel
 from .notation import parse_move
 from .position import Position
 from .records import Ply, Replay, find_move, variant_starts
 
-__all__ = ["AsideError", "MAX_WRITTEN", "MAX_STEPS", "written", "step_of", "code_of", "position_of", "Replayed",
-           "Plies"]
+__all__ = ["AsideError", "Order", "Lexed", "LINE_OTHER", "LINE_LEFT", "LINE_RIGHT", "LINE_TWO", "MAX_WRITTEN",
+           "MAX_STEPS", "written", "step_of", "code_of", "position_of", "Replayed", "Plies"]
 
 #: The written pairs of a ply the kernel compares (its ``MAX_WRITTEN``), and the steps of a move it returns.
 MAX_WRITTEN = 16
@@ -33,6 +35,81 @@ _WRITTEN: dict[str, Optional[bytes]] = {}
 _STEP_OF: dict[int, Step] = {}
 #: Each step token seen (``13/9``, ``25/20*``, ``13/7(2)``): its pairs, flat.
 _TOKENS: dict[str, tuple[int, ...]] = {}
+
+
+class Order:
+    """The plies of a file in order: runs of the plies the move-line kernel read (``lexed``) and the written
+    moves of the lines it left (``keys``, read by the patterns of :mod:`nardy_fast.matfast`), each run a piece
+    ``[source, first, end]`` (source 0 the kernel's plies, 1 ``keys``)."""
+
+    __slots__ = ("pieces", "keys", "count")
+
+    def __init__(self) -> None:
+        self.pieces: list[list[int]] = []
+        self.keys: list[str] = []
+        self.count = 0  # the plies so far
+
+    def lexed(self, first: int, end: int) -> None:
+        """The kernel's plies ``first`` up to ``end`` follow."""
+        pieces = self.pieces
+        if pieces and pieces[-1][0] == 0 and pieces[-1][2] == first:
+            pieces[-1][2] = end
+        else:
+            pieces.append([0, first, end])
+        self.count += end - first
+
+    def written(self, key: str) -> None:
+        """A written move ``d1d2: steps`` follows."""
+        pieces = self.pieces
+        if pieces and pieces[-1][0] == 1:
+            pieces[-1][2] += 1
+        else:
+            pieces.append([1, len(self.keys), len(self.keys) + 1])
+        self.keys.append(key)
+        self.count += 1
+
+
+#: The kinds of a line as the move-line kernel reads it (``read_move_lines``): another line (read by the
+#: patterns of :mod:`nardy_fast.matfast`), a move line of one ply in the left column, of one ply in the right
+#: column, of two plies.
+LINE_OTHER, LINE_LEFT, LINE_RIGHT, LINE_TWO = range(4)
+
+
+class Lexed:
+    """A body's lines as the implementation's move-line kernel read them: the lines, each one's kind (bytes:
+    an int each), number, first ply and run of two-ply lines numbered in a row, and the plies' dice, pair
+    counts and pairs in the replay kernel's form."""
+
+    __slots__ = ("lines", "kinds", "numbers", "plies", "runs", "rolls", "npairs", "pairs")
+
+    def __init__(self, kernel: MoveLinesKernel, lines: list[str], edge: int) -> None:
+        count = len(lines)
+        self.lines = lines
+        kinds = np.zeros(count, dtype=np.int8)
+        numbers, plies, runs = (np.zeros(count, dtype=np.int64) for _ in range(3))
+        rolls = np.zeros((2 * count, 2), dtype=np.int8)
+        npairs = np.zeros(2 * count, dtype=np.int8)
+        pairs = np.zeros((2 * count, 2 * MAX_WRITTEN), dtype=np.int8)
+        # the kernel's own bytes (it reads them without the GIL), a separator of no other line's character
+        made = kernel("\n".join(lines).encode("utf-8", "surrogatepass"), edge, kinds, numbers, plies, runs, rolls,
+                      npairs, pairs) if count else 0
+        self.kinds = kinds.tobytes()
+        self.numbers, self.plies, self.runs = numbers.tolist(), plies.tolist(), runs.tolist()
+        self.rolls, self.npairs, self.pairs = rolls[:made], npairs[:made], pairs[:made]
+
+    def arrays(self, order: Order) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """The dice, pair counts and pairs of the plies of ``order``, in order."""
+        pieces = order.pieces
+        if len(pieces) == 1 and pieces[0][0] == 0:  # the kernel read every move line
+            first, end = pieces[0][1:]
+            return self.rolls[first:end], self.npairs[first:end], self.pairs[first:end]
+        known = [written(key) for key in order.keys]
+        data = np.frombuffer(b"".join(known), dtype=np.int8).reshape(len(known), 3 + 2 * MAX_WRITTEN)
+        lexed = len(self.rolls)
+        index = np.concatenate([np.arange(first + lexed * source, end + lexed * source, dtype=np.int64)
+                                for source, first, end in pieces])
+        return (np.concatenate([self.rolls, data[:, :2]])[index], np.concatenate([self.npairs, data[:, 2]])[index],
+                np.concatenate([self.pairs, data[:, 3:]])[index])
 
 
 class AsideError(Exception):
@@ -140,17 +217,13 @@ class Plies:
     """Every ply of a file matched by the kernel: their results' rows and their values."""
 
     def __init__(self, kernel: ReplayKernel, cls: type[Position], starts: npt.NDArray[np.int8],
-                 bounds: npt.NDArray[np.int64], keys: list[str], sides: bytearray) -> None:
-        """Match the plies ``keys`` (``d1d2: steps``) of the games whose plies are ``bounds[k, 0]`` up to
-        ``bounds[k, 1]``, each from its start row ``starts[k]``; ``sides``: each ply's side as the lines say."""
-        count = len(keys)
-        known = list(map(_WRITTEN.get, keys))
-        if None in known:  # moves not seen before (a file's distinct moves, once each)
-            known = [seen or written(key) for seen, key in zip(known, keys)]
-        data = np.frombuffer(b"".join(known), dtype=np.int8).reshape(count, 3 + 2 * MAX_WRITTEN)  # type: ignore[arg-type]
-        rolls = np.ascontiguousarray(data[:, :2])
-        npairs = np.ascontiguousarray(data[:, 2])
-        pairs = np.ascontiguousarray(data[:, 3:])
+                 bounds: npt.NDArray[np.int64], rolls: npt.NDArray[np.int8], npairs: npt.NDArray[np.int8],
+                 pairs: npt.NDArray[np.int8], sides: bytearray) -> None:
+        """Match the plies (their dice ``rolls``, their written pairs ``pairs`` (from, to) and their number
+        ``npairs``) of the games whose plies are ``bounds[k, 0]`` up to ``bounds[k, 1]``, each from its start
+        row ``starts[k]``; ``sides``: each ply's side as the lines say."""
+        count = len(rolls)
+        rolls, npairs, pairs = map(np.ascontiguousarray, (rolls, npairs, pairs))
         self.rows = results = np.zeros((count, layout.WIDTH), dtype=np.int8)
         steps = np.zeros((count, MAX_STEPS), dtype=np.uint16)
         levels = np.zeros(count, dtype=np.int8)
@@ -193,21 +266,57 @@ class Plies:
         key |= levels.astype(np.int64) << 7
         for s in range(MAX_STEPS):
             key |= steps[:, s].astype(np.int64) << (10 + 10 * s)
-        _, first_of, inverse = np.unique(key, return_index=True, return_inverse=True)
-        moves: dict[int, tuple[Step, ...]] = {}  # the steps of a move, the same for either side
-        made = []
-        for turn, roll, move, codes in zip(parent_turn[first_of].tolist(), (key[first_of] >> 1 & 63).tolist(),
-                                           (key[first_of] >> 7).tolist(), steps[first_of].tolist()):
-            found = moves.get(move)
-            if found is None:
-                found = moves[move] = tuple([step_of(code) for code in codes[: move & 7]])
-            # Ply(side, roll, steps), made without the frozen dataclass's __init__ (an object.__setattr__ per
-            # field): a file's distinct plies are some thousands, and a Ply checks nothing
-            ply = _NEW(Ply)
-            fields = ply.__dict__
-            fields["side"] = SIDES[turn]
-            fields["roll"] = _ROLL_OF[roll]
-            fields["steps"] = found
-            fields["pending"] = ()
-            made.append(ply)
-        self.plies = [made[i] for i in inverse.ravel().tolist()]
+        self.plies = _plies_of(key.tolist())
+
+
+def _plies_of(keys: list[int]) -> list[Ply]:
+    """The ply of each key, those not seen before made once each."""
+    global _PLIES
+    cache = _PLIES  # this call's (another thread's call may start a new cache, never empties this one)
+    try:
+        return list(map(cache.__getitem__, keys))
+    except KeyError:
+        distinct = dict.fromkeys(keys)
+        if len(cache) + len(distinct) > 100_000:  # a bound on the cache, kept across files (values: shared)
+            cache = _PLIES = {}
+        cache.update(_new_plies([key for key in distinct if key not in cache]))
+        return list(map(cache.__getitem__, keys))
+
+
+#: Each ply seen, by its key (:class:`Plies`): a session's plies repeat, within a file and from file to file.
+_PLIES: dict[int, Ply] = {}
+
+
+def _new_plies(keys: list[int]) -> dict[int, Ply]:
+    """The plies of distinct ``keys``."""
+    packed = np.array(keys, dtype=np.int64)
+    # the steps of each distinct move (the same for either side and roll): Step values picked by their codes
+    moves, inverse = np.unique(packed >> 7, return_inverse=True)
+    table = _STEP_TABLE if len(_STEP_TABLE) else _step_table()
+    picked = table[moves[:, None] >> np.arange(3, 10 * MAX_STEPS, 10) & 1023].tolist()
+    steps = [tuple(row[:count]) for row, count in zip(picked, (moves & 7).tolist())]
+    made: dict[int, Ply] = {}
+    for key, side, roll, move in zip(keys, (packed & 1).tolist(), (packed >> 1 & 63).tolist(), inverse.tolist()):
+        # Ply(side, roll, steps), made without the frozen dataclass's __init__ (an object.__setattr__ per
+        # field): a file's distinct plies are some thousands, and a Ply checks nothing
+        ply = _NEW(Ply)
+        fields = ply.__dict__
+        fields["side"] = SIDES[side]
+        fields["roll"] = _ROLL_OF[roll]
+        fields["steps"] = steps[move]
+        fields["pending"] = ()
+        made[key] = ply
+    return made
+
+
+#: The step of each code (``step_of``), made on the first use.
+_STEP_TABLE: npt.NDArray[np.object_] = np.empty(0, dtype=object)
+
+
+def _step_table() -> npt.NDArray[np.object_]:
+    global _STEP_TABLE
+    table = np.empty(1024, dtype=object)
+    for code in range(1024):  # one by one: a Step is a tuple, which numpy would spread over a second axis
+        table[code] = step_of(code)
+    _STEP_TABLE = table
+    return table

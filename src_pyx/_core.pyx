@@ -27,7 +27,8 @@ before it) and saying in its first lines what it holds, uses and offers:
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
   from a checked playout or duel), ``cubeplay.pxi`` (the cube players' decisions),
   ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions);
-- match files: ``replay.pxi`` (written moves matched to legal moves, game by game)."""
+- match files: ``replay.pxi`` (written moves matched to legal moves, game by game), ``matlines.pxi`` (the
+  move lines of the common form read)."""
 
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -119,3 +120,4 @@ include "cubeplay.pxi"
 include "cubegames.pxi"
 include "segments.pxi"
 include "replay.pxi"
+include "matlines.pxi"

@@ -1,8 +1,9 @@
 """The fast path of reading ``.mat`` (``nardy_fast.matfast``) against the reader it stands in for
 (``nardy_fast.matread``, every move replayed one at a time): the same records for random games of every variant
 and rule flag set, with and without the cube, in matches and money sessions; the same errors for files changed
-at random; and its kernel (``replay_plies``) finding the moves ``records.find_move`` finds. The fast path needs
-the compiled core's kernel: with the reference it steps aside, so these tests run on the core."""
+at random; its kernel (``replay_plies``) finding the moves ``records.find_move`` finds; and the move-line
+kernels (the core's ``read_move_lines`` and the reference's twin) reading the same lines alike. The fast path
+needs the compiled core's replay kernel: with the reference it steps aside, so these tests run on the core."""
 
 from __future__ import annotations
 
@@ -232,3 +233,106 @@ def test_the_writer_refuses_a_resignation_before_a_games_end() -> None:
         spoiled = replace(record, games=tuple(replace(g, events=events) if g is game else g for g in record.games))
         with pytest.raises(nardy_fast.NardyError, match="a resignation ends a game"):
             text_of(spoiled)
+
+
+def read_lines(kernel: object, text: bytes) -> tuple[object, ...]:
+    """Everything a move-line kernel makes of ``text``: the plies read and its arrays."""
+    count = text.count(b"\n") + 1
+    kinds = np.full(count, -1, dtype=np.int8)
+    numbers, plies, runs = (np.full(count, -1, dtype=np.int64) for _ in range(3))
+    rolls = np.zeros((2 * count, 2), dtype=np.int8)
+    npairs = np.zeros(2 * count, dtype=np.int8)
+    pairs = np.zeros((2 * count, 2 * matreplay.MAX_WRITTEN), dtype=np.int8)
+    made = kernel(text, 15, kinds, numbers, plies, runs, rolls, npairs, pairs)  # type: ignore[operator]
+    return made, kinds.tolist(), numbers.tolist(), plies.tolist(), runs.tolist(), rolls[:made].tolist(), \
+        npairs[:made].tolist(), pairs[:made, :8].tolist()
+
+
+KERNELS = (nardy_fast.Position.kernels.move_lines, nardy_fast.reference.Position.kernels.move_lines)
+
+
+def test_the_move_line_kernels_read_lines_by_hand() -> None:
+    """The core's ``read_move_lines`` and its reference twin on lines whose kinds, numbers, dice and pairs
+    are read off by hand (points bar 25 and off 0, a repeat, hits; a line of another form is 0)."""
+    lines = [
+        "  1)                             31: 8/5 6/5",  # one ply in the right column
+        "  2) 66: 24/18(2) 13/7 13/7   44: bar/21*/17 6/2(2)",  # two plies
+        "  3) 42: 6/2 6/off           31:",  # two plies, the second of no step
+        "  5) 21: 6/4 6/5",  # one ply in the left column (numbers not in a row would end a run)
+        " Game 2", "  6) 31: 8/5  6/5", "  7) 31: 8/9", "  8) 31: 8/5s", "  9) 31: 123/4", " 10) 66: 24/18(9) 13/7(9)",
+        " 11) 31: 8/5 Doubles => 2", "                  12) 31: 8/5 x", " 13)                 31: 8/5 42: 6/2",
+        "1234567890) 31: 8/5", " 14) 31: 8/5,", " 15) 71: 8/1", " 16) 31:8/5", "",
+    ]
+    others = len(lines) - 4
+    expected = (
+        6, [2, 3, 3, 1] + [0] * others, [1, 2, 3, 5] + [0] * others, [0, 1, 3, 5] + [6] * others,
+        [1, 3, 3] + list(range(4, len(lines) + 1)), [[3, 1], [6, 6], [4, 4], [4, 2], [3, 1], [2, 1]],
+        [2, 4, 4, 2, 0, 2],
+        [[8, 5, 6, 5, 0, 0, 0, 0], [24, 18, 24, 18, 13, 7, 13, 7], [25, 21, 21, 17, 6, 2, 6, 2],
+         [6, 2, 6, 0, 0, 0, 0, 0], [0] * 8, [6, 4, 6, 5, 0, 0, 0, 0]],
+    )
+    for kernel in KERNELS:
+        assert read_lines(kernel, "\n".join(lines).encode()) == expected
+
+
+def spoiled_line(line: str, rng: random.Random) -> str:
+    """``line`` with a character put in or taken out, a space put in, a number changed, or the gap after its
+    move number made another (either side of the right column's edge)."""
+    at = rng.randrange(len(line) + 1)
+    how = rng.randrange(5)
+    if how == 4 and ")" in line:
+        number, _, rest = line.partition(")")
+        return number + ")" + " " * rng.choice([0, 1, 14, 15, 16, 29]) + rest.lstrip(" ")
+    if how == 0:
+        return line[:at] + rng.choice(" 0123456789/*()abfors:x\t\u00e9") + line[at:]
+    if how == 1:
+        return line[:at] + line[at + 1 :]
+    if how == 2:
+        return line[:at] + " " + line[at:]
+    return line[:at] + re.sub(r"\d+", lambda m: str(rng.choice([0, 7, 25, 26, 99, 100])), line[at:], count=1)
+
+
+def test_the_move_line_kernels_agree() -> None:
+    """The core's ``read_move_lines`` and its reference twin make the same of the lines of random games of
+    every variant (transfers and ladders are lines of other forms) and of those lines spoiled at random."""
+    rng = random.Random(17)
+    lines: list[str] = []
+    for variant, flags in CASES:
+        record = match_record(random_games(nardy_fast.Position, variant, flags, 43, 2, Match(3), True))
+        lines += text_of(record).splitlines()
+    moves = [line for line in lines if ")" in line]
+    spoiled = [spoiled_line(rng.choice(moves), rng) for _ in range(3000)]
+    for text in (lines, spoiled, moves + spoiled):
+        data = "\n".join(text).encode("utf-8", "surrogatepass")
+        core, twin = (read_lines(kernel, data) for kernel in KERNELS)
+        assert core == twin
+        assert 0 < sum(kind != 0 for kind in core[1]) < len(text)  # type: ignore[attr-defined]
+
+
+def test_the_move_line_kernels_refuse_arrays_that_do_not_agree() -> None:
+    """Arrays of other shapes than the text's lines, or too few ply rows, are a ``NardyError`` in both."""
+    for kernel in KERNELS:
+        assert kernel is not None
+        for text, count, rows in ((b"1) 31: 8/5\n2) 31: 8/5", 1, 2), (b"1) 31: 8/5", 2, 4), (b"1) 31: 8/5", 1, 1)):
+            numbers, plies, runs = (np.zeros(count, dtype=np.int64) for _ in range(3))
+            with pytest.raises(nardy_fast.NardyError, match="read_move_lines"):
+                kernel(text, 15, np.zeros(count, dtype=np.int8), numbers, plies, runs, np.zeros((rows, 2), dtype=np.int8),
+                       np.zeros(rows, dtype=np.int8), np.zeros((rows, 2 * matreplay.MAX_WRITTEN), dtype=np.int8))
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_move_lines_the_kernel_leaves_are_read_in_order(variant: str) -> None:
+    """Move lines written in forms the kernel leaves to the patterns (a step's ``s``, two spaces in an entry)
+    among those it reads (a point's leading zero, a repeat of one): the fast path reads the file, to the
+    record it was written from."""
+    rng = random.Random(23)
+    record = match_record(random_games(nardy_fast.Position, variant, {}, 47, 4, Match(5), True))
+    lines = text_of(record).splitlines()
+    rewrites = [(r"(/[0-9]+)", r"\1s"), (r"([^ ]+/[^ ]+) (?=[^ ]+/)", r"\1  "), (r"(?<![0-9/])([0-9])/", r"0\1/"),
+                (r"([0-9a-z]+/[0-9a-z*]+)(?= |$)", r"\1(1)")]
+    for at, line in enumerate(lines):
+        if "/" in line and rng.random() < 0.5:
+            lines[at] = re.sub(*rng.choice(rewrites), line, count=1)
+    text = "\n".join(lines) + "\n"
+    assert text != text_of(record)
+    assert matfast.read_fast(text) == matread.read_mat(text) == record

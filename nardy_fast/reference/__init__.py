@@ -22,6 +22,7 @@ from ..vector import Games as _Games
 from .engine import child_rows, legal_moves
 from .evaluate import evaluate_rows
 from .levels import searched
+from .matlines import read_move_lines
 from .playout import check_seats, moves_search
 
 __all__ = [
@@ -96,6 +97,7 @@ _KERNELS = Kernels(
     two_sided_cubeful=_two_sided_cubeful,
     evaluate=evaluate_rows,
     searched=searched,
+    move_lines=read_move_lines,
 )
 
 
