@@ -22,6 +22,7 @@ from .cubestates import cube_rows
 from .errors import NardyError, field_error
 from .evaluation.composite import resolve_evaluator
 from .evaluation.constants import MoveFilter
+from .inputs import integer, items
 from .kernels import kernels_of
 from .position import Position
 from .records import CubeAction, GameRecord, Ply, Replay
@@ -178,12 +179,15 @@ def normalised(values: object, side: str, cube: Cube, match: Match, table: Optio
 
 
 def check_filter(value: object) -> Optional[MoveFilter]:
-    """``analyse``'s ``move_filter``: ``None`` or a (keep, width) pair, keep at least 1, width 0 or more."""
+    """``analyse``'s ``move_filter``: ``None`` or a (keep, width) pair, keep an integer 1 or more, width a
+    finite number 0 or more."""
     if value is None:
         return None
-    keep, width = value if isinstance(value, tuple) and len(value) == 2 else (None, None)
-    if not (isinstance(keep, int) and not isinstance(keep, bool) and keep >= 1 and isinstance(width, (int, float))
-            and not isinstance(width, bool) and 0 <= width < math.inf):
+    pair = items(value)
+    keep = integer(pair[0]) if pair is not None and len(pair) == 2 else None
+    width = pair[1] if pair is not None and len(pair) == 2 else None
+    if not (keep is not None and keep >= 1 and isinstance(width, (int, float, np.floating, np.integer))
+            and not isinstance(width, (bool, np.bool_)) and 0 <= float(width) < math.inf):
         raise field_error(NardyError, "move_filter", "must be None or a MoveFilter(keep >= 1, width >= 0)", value)
     return MoveFilter(keep, float(width))
 

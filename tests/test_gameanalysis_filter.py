@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional, cast
 
+import numpy as np
 import pytest
 
 import nardy_fast
@@ -142,8 +143,16 @@ def test_the_cli_searches_every_move_when_asked(tmp_path: Path) -> None:
         [d.loss for d in every.decisions], abs=1e-12)
 
 
-@pytest.mark.parametrize("bad", [(0, 0.16), (8, -0.1), (8, float("nan")), (True, 0.1), "8,0.16", (8,)])
+@pytest.mark.parametrize("bad", [(0, 0.16), (8, -0.1), (8, float("nan")), (8, float("inf")), (True, 0.1),
+                                 (8, True), "8,0.16", (8,), (8, 0.1, 1), (8.0, 0.1), ("8", 0.1)])
 def test_a_bad_filter_is_refused(bad: object) -> None:
     record = game_record(_Reference, Match(), seed=1, plies=1)
-    with pytest.raises(NardyError, match="move_filter"):
+    with pytest.raises(NardyError, match="move_filter") as raised:
         analyse(record, plies=1, move_filter=bad)  # type: ignore[arg-type]
+    assert repr(bad)[:20] in str(raised.value)  # the value quoted
+
+
+def test_a_filter_of_numpy_numbers_or_a_list_is_a_filter() -> None:
+    record = game_record(_Reference, Match(), seed=1, plies=2)
+    found = analyse(record, plies=0)
+    assert analyse(record, plies=0, move_filter=[np.int64(2), np.float64(0.5)]) == found  # type: ignore[arg-type]
