@@ -360,6 +360,7 @@ def test_a_checkpoint_of_another_training(tmp_path: Path, capsys: pytest.Capture
     assert status == 0 and Network.load(out).hidden == 4
 
 
+@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="search trainings on the reference take minutes")
 def test_search_targets_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     options: dict[str, Any] = {"seed": 3, "hidden": 4, "batch": 2, "eval_every": 0, "targets": "search", "target_plies": 1}
     made = train("short", 4, out=tmp_path / "library.npz", **options)

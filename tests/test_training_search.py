@@ -37,6 +37,12 @@ GAMES = 4
 
 Floats = npt.NDArray[np.float64]
 
+#: The trainings with search targets: minutes on the reference's pure-Python move search (its targets are
+#: checked against the hand-worked search below, the same as the core's), a second on the core.
+core_trainings = pytest.mark.skipif(
+    nardy_fast.IMPLEMENTATION == "python", reason="search trainings on the reference take minutes"
+)
+
 
 def small_network(variant: str, seed: int) -> Network:
     rng = np.random.default_rng(seed)
@@ -126,7 +132,7 @@ def test_two_ply_targets_are_the_search_worked_by_hand(Position: Any) -> None:
     assert not np.allclose(target, search_values(Position.kernels, rows, network, 1)[0], atol=1e-6)
 
 
-@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not built")
+@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
 def test_both_implementations_give_the_same_targets() -> None:
     network = small_network("long", 6)
     rows = played_rows("long", 1, 6)[::2]
@@ -139,6 +145,7 @@ def test_both_implementations_give_the_same_targets() -> None:
         search_values(nardy_fast.Position.kernels, broken, network, 1, threads=2)
 
 
+@core_trainings
 def test_the_trainer_learns_the_search_values_of_its_positions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seen: list[tuple[Any, Network]] = []
     learned: list[npt.NDArray[np.float32]] = []
@@ -178,6 +185,7 @@ class Interrupt:
             raise KeyboardInterrupt
 
 
+@core_trainings
 def test_a_search_training_records_its_options_and_resumes_to_the_same_weights(tmp_path: Path) -> None:
     whole = train("short", GAMES, out=tmp_path / "whole.npz", **TINY)
     assert (whole.training["targets"], whole.training["target_plies"]) == ("search", 1)
@@ -190,6 +198,7 @@ def test_a_search_training_records_its_options_and_resumes_to_the_same_weights(t
     assert td.sha256 != whole.sha256 and td.training["targets"] == "td"
 
 
+@core_trainings
 @pytest.mark.parametrize(
     ("first", "then", "words"),
     [

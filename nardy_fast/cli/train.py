@@ -140,7 +140,8 @@ def add_arguments(parser: Parser) -> None:
         "threads",
         _whole,
         "T",
-        "threads the self-play games are played on, and the most NumPy's math library (BLAS) learns on; the "
+        "threads the self-play games are played on, and search targets searched on, and the most NumPy's "
+        "math library (BLAS) learns on; the "
         "weights never depend on it",
     )
     parser.add_argument(
@@ -151,7 +152,7 @@ def add_arguments(parser: Parser) -> None:
         "search --target-plies deep (the network learns what its search knows; --lam unused) "
         "(default: %(default)s)",
     )
-    option("target-plies", _whole, "N", "plies of the search of --targets search, 1..2 (2: about 100 times slower)")
+    option("target-plies", _whole, "N", "plies of the search of --targets search, 1..2 (2: about 40 times slower)")
     parser.add_argument(
         "--init",
         type=Path,

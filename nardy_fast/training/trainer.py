@@ -66,7 +66,7 @@ __all__ = ["TrainingConfig", "check_config", "train", "checkpoint_path", "log_pa
 
 #: The seed of the dice of the strength checks, the same at every check so that they compare.
 EVAL_SEED = 12345
-#: The deepest search of search targets (a 2-ply target costs about 100 times a 1-ply one).
+#: The deepest search of search targets (a 2-ply target costs about 40 times a 1-ply one).
 MAX_TARGET_PLIES = 2
 #: What a checkpoint written before an option existed was made with.
 BEFORE: dict[str, object] = {"targets": "td", "target_plies": 1}
@@ -312,8 +312,8 @@ def train(
     """Train a network of ``variant`` by self-play for ``games`` games in all (the module docstring) and save
     it to ``out``; returns it. Options (:class:`TrainingConfig`): ``seed``, ``hidden`` units, ``lam``
     (lambda), ``rate`` (Adam's step size), ``batch`` (games an iteration), ``minibatch``, ``epochs``,
-    ``eval_every`` (games between strength checks, 0: none), ``eval_games``, ``threads`` (of the games,
-    and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`), ``targets``
+    ``eval_every`` (games between strength checks, 0: none), ``eval_games``, ``threads`` (of the games
+    and the search targets, and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`), ``targets``
     (``"td"``: TD(lambda) returns; ``"search"``: each position's value by the network's own search
     ``target_plies`` deep, 1 or 2, ``lam`` unused) and ``target_plies``. ``resume``
     continues from ``out``'s checkpoint when there is one; ``client`` plays the games on Dask; ``command``
