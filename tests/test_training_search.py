@@ -132,6 +132,15 @@ def test_two_ply_targets_are_the_search_worked_by_hand(Position: Any) -> None:
     assert not np.allclose(target, search_values(Position.kernels, rows, network, 1)[0], atol=1e-6)
 
 
+def test_no_rows_and_rows_of_another_variant(Position: Any) -> None:
+    network = small_network("short", 7)
+    assert search_values(Position.kernels, np.zeros((0, 64), dtype=np.int8), network, 1).shape == (0, 5)
+    long_rows = np.stack([Position.start("long").to_array()])
+    with pytest.raises(NardyError) as error:
+        search_values(Position.kernels, long_rows, network, 1)
+    assert str(error.value).startswith("evaluator: evaluates short nardy only (rows[0] is long) (got <Network")
+
+
 @pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
 def test_both_implementations_give_the_same_targets() -> None:
     network = small_network("long", 6)

@@ -18,9 +18,9 @@ Carlo (each learns the game's result).
 A search target is ``value(s_t, plies)`` of the cubeless n-ply search (docs/rules.md, Evaluation and search)
 with the network as its evaluator, for the side to move at ``s_t``: at 1 ply the mean over the 21 rolls of
 the 0-ply value of the move the network would play, at 2 plies the same over the INNER filter's moves each
-valued at 1 ply; a finished game's value is its outcome. It is the core's C search of
-many positions (``Kernels.values``, the twin of the shared :class:`~nardy_fast.evaluation.search.Search`,
-which the reference uses): the same targets in both implementations.
+valued at 1 ply; a finished game's value is its outcome. The compiled core searches them in C
+(``Kernels.values``), the reference with the shared :class:`~nardy_fast.evaluation.search.Search`, that
+search's twin: the same targets in both implementations.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import layout
-from ..evaluation.evaluators import tables_for
+from ..evaluation.evaluators import check_served, tables_for
 from ..evaluation.network import Network
 from ..evaluation.outcomes import flipped
 from ..evaluation.search import Search
@@ -76,6 +76,9 @@ def search_values(
     ``network`` searched ``plies`` deep (the module docstring): a finished row's is its outcome. By the
     implementation's own search when it has one (the core's, in C on ``threads`` threads), else by the
     shared one."""
+    if not len(rows):
+        return np.zeros((0, 5))
+    check_served(network, rows)  # the error of the shared search's evaluator, before either search
     if kernels.values is not None:
         return kernels.values(rows, plies, network.kind, tables_for(kernels, network, rows), threads)
     return Search(kernels, network).values(np.ascontiguousarray(rows), plies)
