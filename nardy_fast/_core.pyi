@@ -115,6 +115,14 @@ def hint_values(
     (k,))`` in legal_moves order, the probabilities seen by the row's side to move, plies_reached 0 for a move
     the TOP filter cut."""
 
+def search_values(
+    rows: npt.NDArray[np.int8], plies: int, kind: int, tables: object, out: npt.NDArray[np.float64],
+    stop: npt.NDArray[np.int32],
+) -> int:
+    """value(row, plies) of every packed row (N, 64) for its side to move, by built-in evaluator ``kind``, into
+    ``out`` (N, 5), without the GIL: -1, or the index of the first row that is not a position; stops before
+    the next row once ``stop[0]`` is set."""
+
 def game_rolls(
     seed: int, games: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], stratify: bool
 ) -> npt.NDArray[np.int8]:

@@ -145,6 +145,11 @@ ChildRows = Callable[["Position", Optional[tuple[int, int]], int], Iterable[tupl
 #: (a row or roll to be checked and explained, a search over its limit).
 OneRow = Callable[[object, Optional[Sequence[int]], int], Optional[Rows]]
 
+#: An implementation's own search of many positions over a built-in evaluator: ``values(rows, plies, kind,
+#: tables, threads)``, value(row, plies) (n, 5) of checked rows for their sides to move
+#: (:meth:`nardy_fast.evaluation.search.Search.values`, in C).
+ValuesKernel = Callable[[Rows, int, int, object, int], npt.NDArray[np.float64]]
+
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 

@@ -14,8 +14,9 @@ from .analysis import AnalysedPosition
 from .bearoff.layouts import all_layouts
 from .bearoff.semantics import MAX_TURNS, Semantics
 from .bearoff.tables import OneSidedArrays
+from .errors import InvalidPositionError, field_error
 from .implementation import Implementation
-from .kernels import Kernels, Played, PlayoutArgs, StopFlag, Trajectories, on_threads
+from .kernels import Kernels, Played, PlayoutArgs, StopFlag, Trajectories, on_threads, split_range
 from .perft import perft
 from .position import Engine, Move
 from .position import Position as _Position
@@ -104,6 +105,31 @@ def _hint(
     return _core.hint_values(row, d1, d2, plies, kind, tables)
 
 
+def _values(
+    rows: npt.NDArray[np.int8], plies: int, kind: int, tables: object, threads: int
+) -> npt.NDArray[np.float64]:
+    """The core's kernel of many positions' values: value(row, plies) of checked ``rows`` by built-in
+    evaluator ``kind``, searched in C without the GIL, the rows split into ``threads`` ranges (the calling
+    thread takes the first; a failure or Ctrl-C in one stops the others before their next row). The rows are
+    copied first: another thread may change the caller's array while the search reads it."""
+    owned = np.array(rows, dtype=np.int8, order="C", copy=True)
+    out = np.zeros((len(owned), 5))
+    parts = split_range(0, len(owned), threads)
+    bad = [-1] * threads
+
+    def run(part: int, stop: StopFlag) -> None:
+        first, last = parts[part]
+        found = _core.search_values(owned[first:last], plies, kind, tables, out[first:last], stop)
+        bad[part] = -1 if found < 0 else first + found
+
+    on_threads(threads, run)
+    failed = [b for b in bad if b >= 0]
+    if failed:
+        row = owned[failed[0]]
+        raise field_error(InvalidPositionError, f"rows[{failed[0]}]", "is not a valid position", bytes(row))
+    return out
+
+
 def _one_sided(semantics: Semantics, checkers: int) -> OneSidedArrays:
     """A one-sided bear-off table built in C (seconds; without the GIL)."""
     layouts = np.ascontiguousarray(all_layouts(checkers))
@@ -143,6 +169,7 @@ _KERNELS = Kernels(
     evaluate=_core.evaluate_rows,
     searched=_core.searched,
     hint=_hint,
+    values=_values,
     cube_games=_core.cube_games,
     replay=_core.replay_plies,
     move_lines=_core.read_move_lines,

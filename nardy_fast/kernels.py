@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import layout
-from .batch import BatchResult, Kernel, OneRow, check_rolls, check_rows, explain
+from .batch import BatchResult, Kernel, OneRow, ValuesKernel, check_rolls, check_rows, explain
 from .cubeargs import CubeArgs
 from .encodings import EncodeKernel
 from .errors import NardyError, SearchLimitError, field_error
@@ -110,8 +110,7 @@ def on_threads(threads: int, play: Callable[[int, StopFlag], None]) -> None:
 class Trajectories(NamedTuple):
     """Every position of every game of a playout, in CSR form: the positions of game ``i`` (its ``i``-th record)
     are ``rows[offsets[i]:offsets[i + 1]]``, from its start (after who starts is decided) to its end, one per
-    ply plus the last; ``rolls[j]`` is the roll played from ``rows[j]`` ((0, 0) for a transfer segment and
-    for the last position)."""
+    ply plus the last; ``rolls[j]`` is the roll played from ``rows[j]`` ((0, 0): a transfer segment, the last)."""
 
     rows: npt.NDArray[np.int8]
     rolls: npt.NDArray[np.int8]
@@ -313,10 +312,10 @@ class Kernels:
     """What an implementation called ``name`` supplies: the batch search over checked rows (and optionally a
     shortcut for one row), the encoder, the playout of the seats it plays, its seeded rolls, its bear-off
     table builders (:mod:`nardy_fast.bearoff.tables`), the evaluator kernel, optionally its own n-ply search
-    of the built-in evaluators (``hint``), its own loop of cubeful games of the seats it plays (``cube_games``),
-    replay of written moves (``replay``) and reading of ``.mat`` move lines (``move_lines``), and ``searched()``,
-    the work its move searches did in this process (searches started and nodes expanded, in blocks of 4096:
-    approximate, for a display of progress).
+    of the built-in evaluators (``hint``, ``values``), its own loop of cubeful games of the seats it plays
+    (``cube_games``), replay of written moves (``replay``) and reading of ``.mat`` move lines (``move_lines``),
+    and ``searched()``, the work its move searches did in this process (searches started and nodes expanded, in
+    blocks of 4096: approximate, for a display of progress).
     :meth:`batch_children` and :meth:`segment_argmax` are those kernels with their checks and errors."""
 
     name: str
@@ -332,6 +331,7 @@ class Kernels:
     searched: Callable[[], int]
     one_row: Optional[OneRow] = None
     hint: Optional[HintKernel] = None
+    values: Optional[ValuesKernel] = None
     cube_games: Optional[CubeKernel] = None
     replay: Optional[ReplayKernel] = None
     move_lines: Optional[MoveLinesKernel] = None

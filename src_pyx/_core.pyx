@@ -23,7 +23,7 @@ before it) and saying in its first lines what it holds, uses and offers:
   registering itself), ``evaluators.pxi`` (written by setup.py: an include of each file of ``evaluators/``, the
   C twins, in the order of their names: ``evaluators/network.pxi`` and ``net_kernel.h``, the network;
   ``evaluators/race_eval.pxi``, ``evaluators/pubeval.pxi``, ``evaluators/heuristic.pxi``), ``evaluate.pxi``
-  (the evaluator seam), ``hint.pxi`` (the n-ply search);
+  (the evaluator seam), ``hint.pxi`` (the n-ply search), ``values.pxi`` (many positions' searched values);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
   from a checked playout or duel), ``cubeplay.pxi`` (the cube players' decisions),
   ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions);
@@ -114,6 +114,7 @@ include "twins.pxi"
 include "evaluators.pxi"
 include "evaluate.pxi"
 include "hint.pxi"
+include "values.pxi"
 include "games.pxi"
 include "seats.pxi"
 include "cubeplay.pxi"

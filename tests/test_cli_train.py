@@ -293,6 +293,8 @@ LIBRARY_CHECKED = [
     ("--threads", 0),
     ("--seed", -1),
     ("--seed", 1 << 64),
+    ("--target-plies", 0),
+    ("--target-plies", 3),
 ]
 
 
@@ -314,6 +316,7 @@ def test_arguments_out_of_range_get_the_library_message(
         (["--lam", "half"], "--lam: must be a number (got 'half')"),
         (["--lam", "nan"], "--lam: must be in [0, 1] (got nan)"),
         (["--variant", "chess"], "--variant: must be one of "),
+        (["--targets", "rollout"], "--targets: must be one of "),
         (["--colour", "white"], "--colour: unknown option of train (got '--colour')"),
         (["--scheduler", "nonsense"], "--scheduler: cannot connect ("),
     ],
@@ -355,6 +358,23 @@ def test_a_checkpoint_of_another_training(tmp_path: Path, capsys: pytest.Capture
         [*ARGV, "--games", "20", "--out", str(out), "--hidden", "4", "--no-resume"], capsys
     )
     assert status == 0 and Network.load(out).hidden == 4
+
+
+@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="search trainings on the reference take minutes")
+def test_search_targets_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    options: dict[str, Any] = {"seed": 3, "hidden": 4, "batch": 2, "eval_every": 0, "targets": "search", "target_plies": 1}
+    made = train("short", 4, out=tmp_path / "library.npz", **options)
+    out = tmp_path / "w.npz"
+    argv = ["train", "--variant", "short", "--games", "4", "--out", str(out), "--seed", "3", "--hidden", "4"]
+    status, printed, _ = run([*argv, "--batch", "2", "--eval-every", "0", "--targets", "search"], capsys)
+    assert status == 0 and ", targets: 1-ply search, " in printed.splitlines()[0]
+    network = Network.load(out)
+    assert network.sha256 == made.sha256
+    assert (network.training["targets"], network.training["target_plies"]) == ("search", 1)
+    assert "--targets search" in network.training["command"]
+    status, printed, err = run([*argv, "--batch", "2", "--targets", "search", "--target-plies", "2"], capsys)
+    assert (status, printed) == (2, "")
+    assert "checkpoint: made with another target_plies (target_plies 1, not 2)" in err
 
 
 # --- Dask and help -------------------------------------------------------------------------------------------

@@ -348,17 +348,30 @@ class Interrupt:
             raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("at", [20, 40])
-def test_an_interrupted_training_resumes_to_the_same_weights(tmp_path: Path, at: int) -> None:
-    whole = tiny(tmp_path, "whole.npz")
+@pytest.mark.parametrize(
+    ("at", "targets"),
+    [
+        (20, {}),
+        (40, {}),
+        pytest.param(
+            20,
+            {"targets": "search", "hidden": 4},
+            marks=pytest.mark.skipif(
+                nardy_fast.IMPLEMENTATION == "python", reason="search trainings on the reference take minutes"
+            ),
+        ),
+    ],
+)
+def test_an_interrupted_training_resumes_to_the_same_weights(tmp_path: Path, at: int, targets: dict[str, Any]) -> None:
+    whole = tiny(tmp_path, "whole.npz", **targets)
     out = tmp_path / "w.npz"
     stop = Interrupt(at)
     with pytest.raises(KeyboardInterrupt):
-        tiny(tmp_path, progress=stop)
+        tiny(tmp_path, progress=stop, **targets)
     assert stop.calls == [(done, TINY_GAMES) for done in range(0, at + 1, TINY["batch"])]
     assert not out.exists() and meta_games(out) == at  # nothing lost: the checkpoint was written first
     resumed_calls: list[tuple[int, int]] = []
-    resumed = tiny(tmp_path, progress=lambda done, games: resumed_calls.append((done, games)))
+    resumed = tiny(tmp_path, progress=lambda done, games: resumed_calls.append((done, games)), **targets)
     assert resumed.sha256 == whole.sha256 == Network.load(out).sha256
     assert resumed_calls == [(done, TINY_GAMES) for done in range(at, TINY_GAMES + 1, TINY["batch"])]
 

@@ -24,7 +24,8 @@ DESCRIPTION = (
     "Train a network evaluator of a variant by self-play and save its weights (.npz, loaded by\n"
     "nardy_fast.evaluation.network.Network.load). Each iteration plays --batch games with the network as it\n"
     "is (0-ply greedy, in C on --threads threads, or on a Dask cluster with --scheduler), turns the values\n"
-    "of their positions into TD(lambda) targets and takes --epochs passes of Adam over them. After every\n"
+    "of their positions into TD(lambda) targets (or, with --targets search, values each position by the\n"
+    "network's own --target-plies search) and takes --epochs passes of Adam over them. After every\n"
     "iteration the training is checkpointed to OUT.checkpoint.npz: interrupted (Ctrl-C, a killed process),\n"
     "the same command started again resumes there, losing at most one iteration, and makes the same weights\n"
     "bit for bit as a run never interrupted (and as on one machine: game g is game g of the seed wherever it\n"
@@ -52,6 +53,8 @@ FIELDS = {
     "eval_every": "--eval-every",
     "eval_games": "--eval-games",
     "threads": "--threads",
+    "targets": "--targets",
+    "target_plies": "--target-plies",
     "out": "--out",
     "init": "--init",
     "client": "--scheduler",
@@ -69,6 +72,8 @@ _OPTIONS = (
     "eval_every",
     "eval_games",
     "threads",
+    "targets",
+    "target_plies",
 )
 
 
@@ -135,9 +140,19 @@ def add_arguments(parser: Parser) -> None:
         "threads",
         _whole,
         "T",
-        "threads the self-play games are played on, and the most NumPy's math library (BLAS) learns on; the "
+        "threads the self-play games are played on, and search targets searched on, and the most NumPy's "
+        "math library (BLAS) learns on; the "
         "weights never depend on it",
     )
+    parser.add_argument(
+        "--targets",
+        choices=("td", "search"),
+        default=_DEFAULTS.targets,
+        help="what each position learns: td, its TD(lambda) return; search, its value by the network's own "
+        "search --target-plies deep (the network learns what its search knows; --lam unused) "
+        "(default: %(default)s)",
+    )
+    option("target-plies", _whole, "N", "plies of the search of --targets search, 1..2 (2: about 40 times slower)")
     parser.add_argument(
         "--init",
         type=Path,
@@ -199,10 +214,13 @@ def _header(config: TrainingConfig, args: argparse.Namespace) -> str:
         if config.eval_every
         else "no strength checks"
     )
+    targets = (
+        f"targets: {config.target_plies}-ply search" if config.targets == "search" else "targets: TD(lambda)"
+    )
     return (
         f"train: {config.variant}, {config.games:,} games in batches of {config.batch:,}, seed {config.seed}, "
         f"{config.hidden} hidden units, lambda {config.lam:g}, rate {config.rate:g}, minibatch "
-        f"{config.minibatch:,}, {config.epochs} epoch{'s' if config.epochs > 1 else ''}, {checks}, {where}, "
+        f"{config.minibatch:,}, {config.epochs} epoch{'s' if config.epochs > 1 else ''}, {targets}, {checks}, {where}, "
         f"implementation {IMPLEMENTATION}"
     )
 

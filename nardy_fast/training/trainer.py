@@ -7,6 +7,7 @@ Training runs in iterations of ``batch`` games. Each iteration:
    in C on ``threads`` threads (or on a Dask ``client``'s workers): game ``g`` of the training is game ``g``
    of seed ``seed``, so the games of given weights are the same wherever they are played;
 2. values every position of those games with the same network and turns the values into TD(lambda) targets
+   (``targets="td"``), or values each by the network's own search ``target_plies`` deep (``"search"``)
    (:mod:`~nardy_fast.training.targets`);
 3. takes ``epochs`` passes of Adam over the positions in a shuffled order, ``minibatch`` positions a step,
    minimising the cross-entropy of the five outputs against the targets.
@@ -59,12 +60,16 @@ from .outputs import (
     log_path,
     out_path,
 )
-from .targets import lambda_returns
+from .targets import TARGETS, lambda_returns, search_values
 
 __all__ = ["TrainingConfig", "check_config", "train", "checkpoint_path", "log_path", "resumable_games", "EVAL_SEED"]
 
 #: The seed of the dice of the strength checks, the same at every check so that they compare.
 EVAL_SEED = 12345
+#: The deepest search of search targets (a 2-ply target costs about 40 times a 1-ply one).
+MAX_TARGET_PLIES = 2
+#: What a checkpoint written before an option existed was made with.
+BEFORE: dict[str, object] = {"targets": "td", "target_plies": 1}
 
 
 @dataclass(frozen=True)
@@ -84,9 +89,13 @@ class TrainingConfig:
     eval_games: int = 200
     threads: int = 1
     init: str = ""  # the sha256 of the weights training started from, "" for random ones
+    targets: str = "td"
+    target_plies: int = 1
 
     #: what a checkpoint must agree on to be resumed (the rest may change between runs)
-    RESUMED = ("variant", "seed", "hidden", "lam", "rate", "batch", "minibatch", "epochs", "init")
+    RESUMED = (
+        "variant", "seed", "hidden", "lam", "rate", "batch", "minibatch", "epochs", "init", "targets", "target_plies"
+    )
 
 
 def _int(value: object, name: str, low: int, high: int) -> int:
@@ -118,6 +127,9 @@ def check_config(variant: object, games: object, **options: object) -> TrainingC
     d = TrainingConfig(known, 1)
     get = options.get
     hidden = _int(get("hidden", d.hidden), "hidden", 1, MAX_HIDDEN)
+    targets = choice(get("targets", d.targets), TARGETS)
+    if targets is None:
+        raise field_error(NardyError, "targets", f"must be one of {TARGETS}", get("targets"))
     init = get("init")
     config = TrainingConfig(
         variant=known,
@@ -133,6 +145,8 @@ def check_config(variant: object, games: object, **options: object) -> TrainingC
         eval_games=_int(get("eval_games", d.eval_games), "eval_games", 2, 1 << 20),
         threads=_int(get("threads", d.threads), "threads", 1, MAX_THREADS),
         init="" if init is None else _init(init, hidden).sha256,
+        targets=targets,
+        target_plies=_int(get("target_plies", d.target_plies), "target_plies", 1, MAX_TARGET_PLIES),
     )
     if config.eval_games % 2:
         raise field_error(
@@ -183,11 +197,13 @@ class _State:
             meta = parse_json(str(arrays.pop("meta")))
             saved = meta["config"]
             for key in TrainingConfig.RESUMED:
-                if saved[key] != getattr(config, key):
+                # a checkpoint older than an option was made with its one setting then
+                made = BEFORE[key] if key in BEFORE and key not in saved else saved[key]
+                if made != getattr(config, key):
                     what = {"variant": "of another variant", "hidden": "of another network shape"}.get(
                         key, ""
                     )
-                    problem = f"{what or 'made with another ' + key} ({key} {saved[key]!r}, not {getattr(config, key)!r})"
+                    problem = f"{what or 'made with another ' + key} ({key} {made!r}, not {getattr(config, key)!r})"
                     raise field_error(NardyError, "checkpoint", problem, str(path))
             shapes = {k: v.shape for k, v in self.params.items()}
             for k, shape in shapes.items():
@@ -253,10 +269,12 @@ def _self_play(network: Network, config: TrainingConfig, first: int, count: int,
 def _learn(
     state: _State, config: TrainingConfig, trajectories: Any, network: Network, iteration: int
 ) -> float:
-    from .. import encode, evaluate
+    from .. import Position, encode, evaluate
 
-    values = evaluate(trajectories.rows, network)
-    targets = lambda_returns(trajectories, values, config.lam)
+    if config.targets == "search":
+        targets = search_values(Position.kernels, trajectories.rows, network, config.target_plies, config.threads)
+    else:
+        targets = lambda_returns(trajectories, evaluate(trajectories.rows, network), config.lam)
     live = ~layout.is_over(trajectories.rows)
     x = encode(np.ascontiguousarray(trajectories.rows[live]), SCHEME)
     y = targets[live].astype(np.float32)
@@ -294,8 +312,10 @@ def train(
     """Train a network of ``variant`` by self-play for ``games`` games in all (the module docstring) and save
     it to ``out``; returns it. Options (:class:`TrainingConfig`): ``seed``, ``hidden`` units, ``lam``
     (lambda), ``rate`` (Adam's step size), ``batch`` (games an iteration), ``minibatch``, ``epochs``,
-    ``eval_every`` (games between strength checks, 0: none), ``eval_games`` and ``threads`` (of the games,
-    and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`). ``resume``
+    ``eval_every`` (games between strength checks, 0: none), ``eval_games``, ``threads`` (of the games
+    and the search targets, and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`), ``targets``
+    (``"td"``: TD(lambda) returns; ``"search"``: each position's value by the network's own search
+    ``target_plies`` deep, 1 or 2, ``lam`` unused) and ``target_plies``. ``resume``
     continues from ``out``'s checkpoint when there is one; ``client`` plays the games on Dask; ``command``
     is recorded with the weights; ``progress(done, games)`` is called after each iteration, ``log(entry)``
     after each strength check."""
