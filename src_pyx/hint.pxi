@@ -2,7 +2,7 @@
 # NumPy search: value(row, d), choose(row, roll, d) and the ranking of a hint, in C without the GIL or a Python
 # object; greedy playouts (games.pxi) play the first move of the same ranking.
 # Uses: tables, memory, gate, rules, search, results, api_batch, api_moves, bearoff, evaluate.
-# Offers: hint_rank, hint_status, search_open, search_close, value0.
+# Offers: hint_rank, hint_status, search_open, search_close, value0, value_of.
 
 from nardy_fast.bearoff.semantics import ROLL_ORDER as _ROLL_ORDER
 from nardy_fast.bearoff.semantics import ROLL_WEIGHTS as _ROLL_WEIGHTS

@@ -1,8 +1,8 @@
 # The values of many positions searched n plies deep (docs/rules.md, Evaluation and search): value(row, plies)
 # of hint.pxi for every row of a batch, in C without the GIL, for the search targets of a training
 # (nardy_fast.training.targets), the twin of the shared search's Search.values.
-# Uses: tables, memory, gate, api_moves, evaluate, hint.
-# Offers: search_values.
+# Uses: gate, hint.
+# Offers: nothing.
 
 
 def search_values(const int8_t[:, ::1] rows, int plies, int kind, object tables, double[:, ::1] out,
