@@ -25,6 +25,8 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
@@ -37,12 +39,10 @@ from .files import Member, parse_json, read_npz, write_npz
 from .variants import VARIANTS
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from .analysis import AnalysedPosition
 
 __all__ = ["FORMAT", "VERSION", "MAX_POSITIONS", "MAX_CHILDREN", "BenchmarkDatabase", "ClassErrors",
-           "read_database", "write_database", "measure"]
+           "read_database", "write_database", "measure", "shipped_database", "SHIPPED"]
 
 #: The ``format`` entry of every database's ``meta``: a file without it is not one.
 FORMAT = "nardy_fast benchmark database"
@@ -180,9 +180,27 @@ def _check_meta(meta: object) -> dict[str, Any]:
     return parsed
 
 
+#: Where the package's own databases are, one a variant: ``<variant>.npz``.
+SHIPPED = resources.files("nardy_fast") / "data" / "bench"
+
+
+def shipped_database(variant: str, field: str = "database") -> Path:
+    """The path of the database the package ships for ``variant`` (docs/benchmarks.md, Rolled-out benchmark
+    databases); a variant without one is a :class:`~nardy_fast.NardyError` naming ``field``."""
+    path = Path(str(SHIPPED / f"{variant}.npz"))
+    if variant not in VARIANTS or not path.is_file():
+        shipped = sorted(v for v in VARIANTS if Path(str(SHIPPED / f"{v}.npz")).is_file())
+        raise field_error(NardyError, field, f"no database is shipped for this variant (shipped: {shipped})",
+                          variant)
+    return path
+
+
 def read_database(path: object, field: str = "database") -> BenchmarkDatabase:
-    """The database in the ``.npz`` file ``path``; a file that is no database, or a damaged one, is a
+    """The database in the ``.npz`` file ``path``, or the one shipped for a variant when ``path`` is a
+    variant's name (a file of that name is ``./short``); a file that is no database, or a damaged one, is a
     :class:`~nardy_fast.NardyError` naming ``field`` (the archive) or the member that is wrong."""
+    if isinstance(path, str) and path in VARIANTS:
+        path = shipped_database(path, field)
     arrays = read_npz(path, field, "not a benchmark database", _MEMBERS)
     try:
         meta = parse_json(str(arrays.pop("meta")))

@@ -26,7 +26,8 @@ _PLIES = integer(0, MAX_PLIES)
 
 def add_arguments(parser: Parser) -> None:
     """The options of ``errors``."""
-    parser.add_argument("database", metavar="FILE", help="the database (.npz)")
+    parser.add_argument("database", metavar="FILE", help="the database (.npz), or a variant's name for the one the "
+                        "package ships (docs/benchmarks.md)")
     parser.add_argument("--evaluator", default="net", metavar="NAME|PATH",
                         help=f"the evaluator: one of {', '.join(EVALUATORS)}, or a weights file (.npz) of nardy-fast "
                         "train (default: %(default)s)")

@@ -1,0 +1,71 @@
+"""The rolled-out benchmark databases the package ships (docs/benchmarks.md, Rolled-out benchmark databases):
+each read by its variant's name, its meta the documented command, its positions drawn again from the corpus
+by its settings, its classes those of the positions, its held-out set every tenth, and one position rolled out
+again giving the stored equities bit for bit."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nardy_fast
+from nardy_fast import NardyError, read_benchmark
+from nardy_fast._dispatch import implementations
+from nardy_fast.benchdb import SHIPPED, shipped_database
+from nardy_fast.benchmake import Settings, draw, roll_out_entry
+from nardy_fast.evaluation.classes import classify
+
+SHIPPED_VARIANTS = [v for v in nardy_fast.VARIANTS if Path(str(SHIPPED / f"{v}.npz")).is_file()]
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+
+
+def test_short_nardy_has_a_database() -> None:
+    assert "short" in SHIPPED_VARIANTS  # issue 45: one a variant, short nardy's first
+
+
+def test_a_variant_without_one_is_named() -> None:
+    missing = [v for v in nardy_fast.VARIANTS if v not in SHIPPED_VARIANTS]
+    for variant in missing:
+        with pytest.raises(NardyError, match=f"database: no database is shipped .*'{variant}'"):
+            read_benchmark(variant)
+    with pytest.raises(NardyError, match="FILE: no database is shipped"):
+        shipped_database("backgammon", "FILE")
+
+
+@pytest.mark.parametrize("variant", SHIPPED_VARIANTS)
+def test_a_shipped_database_is_what_its_command_makes(variant: str) -> None:
+    database = read_benchmark(variant)
+    meta = database.meta
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    settings = Settings(**{k: v for k, v in meta.items() if k in fields})
+    assert settings.variant == variant and len(database) == settings.positions >= 2000
+    if DOCS.exists():  # the command that made it is in the docs, as the meta has it
+        assert meta["command"] in DOCS.read_text()
+    assert re.fullmatch(rf"python tools/make_benchmark_db.py {variant} --positions \d+ .*", meta["command"])
+    drawn = draw(nardy_fast.Position, settings)
+    firsts = [next(drawn) for _ in range(50)]
+    for index, (_, position, roll) in enumerate(firsts):  # the positions are the corpus's, drawn by the seed
+        assert (database.rows[index] == position.to_array()).all()
+        assert tuple(database.rolls[index]) == roll
+    assert (database.classes == classify(database.rows)).all()
+    assert (database.held_out == (np.arange(len(database)) % 10 == 9)).all()
+    sizes = np.diff(database.offsets)
+    assert sizes.min() >= 2 and sizes.max() <= settings.candidates
+    assert np.isfinite(database.equities).all() and np.abs(database.equities).max() <= 3.0
+    # one position (the one with the fewest candidates among the first 50) rolled out again by the compiled
+    # core (both implementations make the same entries: tests/test_benchdb.py; the reference takes minutes)
+    core = implementations().get("cython")
+    if core is None:
+        pytest.skip("the compiled core is not built")
+    index = min(range(50), key=lambda i: (sizes[i], i))
+    _, position, roll = firsts[index]
+    position = core.Position.from_array(position.to_array())
+    children, equities, stderrs = roll_out_entry(position, roll, index, settings)
+    block = database.candidates(index)
+    assert (children == database.children[block]).all()
+    assert equities.tolist() == database.equities[block].tolist()
+    assert stderrs.tolist() == database.stderrs[block].tolist()
