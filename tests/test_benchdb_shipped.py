@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -69,3 +71,16 @@ def test_a_shipped_database_is_what_its_command_makes(variant: str) -> None:
     assert (children == database.children[block]).all()
     assert equities.tolist() == database.equities[block].tolist()
     assert stderrs.tolist() == database.stderrs[block].tolist()
+
+
+def test_the_cli_reads_a_shipped_database_by_its_variant() -> None:
+    done = subprocess.run([sys.executable, "-m", "nardy_fast", "errors", "short", "--evaluator", "heuristic"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = nardy_fast.benchmark_errors(read_benchmark("short"), "heuristic", 0)
+    assert f"{found['all'].count:>9}  {found['all'].loss:>10.2f}" in done.stdout
+    missing = [v for v in nardy_fast.VARIANTS if v not in SHIPPED_VARIANTS]
+    if missing:
+        done = subprocess.run([sys.executable, "-m", "nardy_fast", "errors", missing[0]], capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 2 and "FILE: no database is shipped" in done.stderr
