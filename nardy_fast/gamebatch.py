@@ -22,6 +22,7 @@ from .cubestates import cube_rows
 from .errors import NardyError, field_error
 from .evaluation.composite import resolve_evaluator
 from .evaluation.constants import MoveFilter
+from .evaluation.search import filter_kept
 from .inputs import integer, items
 from .kernels import kernels_of
 from .position import Position
@@ -198,9 +199,9 @@ def kept(equities: Floats, keep: Optional[MoveFilter], played: int) -> npt.NDArr
     move ``played``, in order."""
     if keep is None:
         return np.arange(len(equities), dtype=np.int64)
-    order = np.lexsort((np.arange(len(equities)), -equities))[:keep.keep]
-    chosen = set(order[equities[order] >= equities[order[0]] - keep.width].tolist()) | {played}
-    return np.array(sorted(chosen), dtype=np.int64)
+    chosen = filter_kept(equities, np.array([0, len(equities)], dtype=np.int64), keep.keep, keep.width)
+    chosen[played] = True
+    return np.flatnonzero(chosen).astype(np.int64)
 
 
 def prefetched(game: GameRecord, evaluator: object, plies: int, table: Optional[MatchEquityTable],

@@ -16,7 +16,7 @@ from .outcomes import flipped, terminal_probabilities
 if TYPE_CHECKING:
     from ..kernels import Kernels
 
-__all__ = ["MoveFilter", "TOP_FILTER", "INNER_FILTER", "MAX_PLIES", "CHUNK", "Search", "ranking"]
+__all__ = ["MoveFilter", "TOP_FILTER", "INNER_FILTER", "MAX_PLIES", "CHUNK", "Search", "ranking", "filter_kept"]
 
 Rows = npt.NDArray[np.int8]
 Floats = npt.NDArray[np.float64]
@@ -47,7 +47,7 @@ def equity_of(p: Floats) -> Floats:
     return result
 
 
-def _kept(equities: Floats, offsets: npt.NDArray[np.int64], keep: int, width: float) -> npt.NDArray[np.bool_]:
+def filter_kept(equities: Floats, offsets: npt.NDArray[np.int64], keep: int, width: float) -> npt.NDArray[np.bool_]:
     """For each segment, the best ``keep`` entries by equity (ties: the earlier) within ``width`` of its best."""
     owners = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     order = np.lexsort((np.arange(len(equities)), -equities, owners))
@@ -165,7 +165,7 @@ class Search:
             best = self.kernels.segment_argmax(equity_of(first), offsets)
             picked: Floats = first[offsets[:-1] + best]
             return picked
-        kept = np.flatnonzero(_kept(equity_of(first), offsets, INNER_FILTER.keep, INNER_FILTER.width))
+        kept = np.flatnonzero(filter_kept(equity_of(first), offsets, INNER_FILTER.keep, INNER_FILTER.width))
         deeper = seen_from(rows, owners[kept], children[kept], self.values(children[kept], depth))
         ends = np.searchsorted(owners[kept], np.arange(len(rows) + 1))
         best = self.kernels.segment_argmax(equity_of(deeper), ends)
@@ -190,7 +190,7 @@ class Search:
         values = seen_from(parent, owners, children, found)
         reached = np.full(len(children), base, dtype=np.int8)
         if plies >= 2:
-            kept = np.flatnonzero(_kept(equity_of(values), offsets, TOP_FILTER.keep, TOP_FILTER.width))
+            kept = np.flatnonzero(filter_kept(equity_of(values), offsets, TOP_FILTER.keep, TOP_FILTER.width))
             values[kept] = seen_from(parent, owners[kept], children[kept], self.values(children[kept], plies))
             reached[kept] = plies
         return values, reached
