@@ -49,6 +49,11 @@
     224 features in all. The flags' units come from ``nardy_fast.variants.FLAG_SPECS`` (:data:`FLAG_UNITS`),
     so a new flag widens the encoding.
 
+``"expert"`` (every variant)
+    The 224 ``"nardy"`` features, then the 14 expert features of :mod:`nardy_fast.expert` (pips, blots, shots,
+    primes, containment, contact and mobility of each side, the side to move's first): 238 in all, what a
+    network of the ``"expert"`` scheme reads.
+
 Both implementations encode the same rows to the same bits: the reference with vectorised NumPy
 (:data:`NUMPY_ENCODERS`), the compiled core in C without the GIL. Every row is checked as
 ``Position.from_array`` checks it; an invalid row, or one of a variant the scheme does not encode, is an error
@@ -67,6 +72,7 @@ import numpy.typing as npt
 
 from .board import mover_point
 from .errors import NardyError, field_error
+from .expert import EXPERT_WIDTH, MOVER_COLUMNS, expert_features
 from .inputs import choice
 from .layout import (
     BAR,
@@ -151,6 +157,9 @@ SCHEMES: Mapping[str, Scheme] = {
         Scheme(
             "nardy", _NARDY_WIDTH, frozenset(VARIANTS), "every field of a row, mover's view (module table)"
         ),
+        Scheme(
+            "expert", _NARDY_WIDTH + EXPERT_WIDTH, frozenset(VARIANTS), "the nardy features, then nardy_fast.expert's"
+        ),
     )
 }
 
@@ -210,18 +219,7 @@ def _openspiel(rows: Rows) -> Features:
     return out
 
 
-def _mover_columns() -> npt.NDArray[np.intp]:
-    """``[variant, colour, m - 1]``: the row column of the mover's point M m (docs/rules.md, The mover's
-    numbering)."""
-    table = np.zeros((len(VARIANTS), 2, 24), dtype=np.intp)
-    for v, variant in enumerate(VARIANTS):
-        for m in range(1, 25):
-            table[v, 0, m - 1] = BOARD + m - 1
-            table[v, 1, m - 1] = BOARD + mover_point(variant, m) - 1
-    return table
-
-
-_MOVER_COLUMNS = _mover_columns()
+_MOVER_COLUMNS = MOVER_COLUMNS
 #: The mover's number of the opponent's own point 24, per variant.
 OPPONENT_HEAD = np.array([mover_point(variant, 24) for variant in VARIANTS], dtype=np.intp)
 
@@ -263,11 +261,16 @@ def _nardy(rows: Rows) -> Features:
     return out
 
 
+def _expert(rows: Rows) -> Features:
+    return np.hstack([_nardy(rows), expert_features(rows)])
+
+
 #: The reference encoder of each scheme: checked int8 rows (N, 64) -> float32 (N, F).
 NUMPY_ENCODERS: Mapping[str, Callable[[Rows], Features]] = {
     "tdgammon": _tdgammon,
     "openspiel": _openspiel,
     "nardy": _nardy,
+    "expert": _expert,
 }
 
 

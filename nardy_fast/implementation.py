@@ -193,8 +193,8 @@ class Implementation:
         """The network inputs of packed rows: a ``float32`` array (N, F) for rows (N, 64), a vector (F,) for
         one row (64,) or one ``Position``.
 
-        ``scheme`` is one of :data:`nardy_fast.SCHEMES` (``"tdgammon"``, ``"openspiel"``, ``"nardy"``;
-        layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
+        ``scheme`` is one of :data:`nardy_fast.SCHEMES` (``"tdgammon"``, ``"openspiel"``, ``"nardy"``,
+        ``"expert"``; layouts in :mod:`nardy_fast.encodings`). ``out``, when given, is a writable C-contiguous ``float32``
         array of the result's shape: the features are written there and it is returned (after an error its
         contents are unspecified). Every row is checked as ``Position.from_array`` checks it (the error names
         the row), and must be of a variant the scheme encodes. The rows are copied first, and that copy is

@@ -19,11 +19,12 @@ before it) and saying in its first lines what it holds, uses and offers:
   ``api_batch.pxi``;
 - bear-offs: ``bearoff.pxi`` (the bear-off test, layout ids and the move generator of a side at home),
   ``bearoff_one.pxi`` and ``bearoff_two.pxi`` (the table builders);
-- evaluation: ``encode.pxi`` (network encodings), ``twins.pxi`` (the built-in evaluators' C twins by kind, each
-  registering itself), ``evaluators.pxi`` (written by setup.py: an include of each file of ``evaluators/``, the
-  C twins, in the order of their names: ``evaluators/network.pxi`` and ``net_kernel.h``, the network;
-  ``evaluators/race_eval.pxi``, ``evaluators/pubeval.pxi``, ``evaluators/heuristic.pxi``), ``evaluate.pxi``
-  (the evaluator seam), ``hint.pxi`` (the n-ply search), ``values.pxi`` (many positions' searched values);
+- evaluation: ``expert.pxi`` (the expert features of networks), ``encode.pxi`` (network encodings), ``twins.pxi``
+  (the built-in evaluators' C twins by kind, each registering itself), ``evaluators.pxi`` (written by setup.py: an
+  include of each file of ``evaluators/``, the C twins, in the order of their names: ``evaluators/network.pxi``
+  and ``net_kernel.h``, the network; ``evaluators/race_eval.pxi``, ``evaluators/pubeval.pxi``,
+  ``evaluators/heuristic.pxi``), ``evaluate.pxi`` (the evaluator seam), ``hint.pxi`` (the n-ply search),
+  ``values.pxi`` (many positions' searched values);
 - games: ``games.pxi`` (seeded dice and whole games, a policy per seat), ``seats.pxi`` (the game loop set up
   from a checked playout or duel), ``cubeplay.pxi`` (the cube players' decisions),
   ``cubegames.pxi`` (games with the doubling cube and matches), ``segments.pxi`` (per-segment reductions);
@@ -109,6 +110,7 @@ include "api_batch.pxi"
 include "bearoff.pxi"
 include "bearoff_one.pxi"
 include "bearoff_two.pxi"
+include "expert.pxi"
 include "encode.pxi"
 include "twins.pxi"
 include "evaluators.pxi"

@@ -2,7 +2,7 @@
 # written into a float32 buffer without the GIL. The schemes, their variants and the "nardy" layout are the
 # shared module's tables, read at import; the values are computed as its NumPy encoders compute them, bit for
 # bit (float32 arithmetic: the units are exact, and n / 15 is one correctly rounded division in both).
-# Uses: tables, memory, gate, api_moves.
+# Uses: tables, memory, gate, api_moves, expert.
 # Offers: encode_nardy_rest.
 
 from libc.stdint cimport uintptr_t
@@ -13,10 +13,12 @@ cdef enum:
     SCHEME_TDGAMMON = 0
     SCHEME_OPENSPIEL = 1
     SCHEME_NARDY = 2
-    NSCHEMES = 3
+    SCHEME_EXPERT = 3
+    NSCHEMES = 4
     MAX_FLAG_UNITS = 16
 
-cdef dict _SCHEME_IDS = {"tdgammon": SCHEME_TDGAMMON, "openspiel": SCHEME_OPENSPIEL, "nardy": SCHEME_NARDY}
+cdef dict _SCHEME_IDS = {"tdgammon": SCHEME_TDGAMMON, "openspiel": SCHEME_OPENSPIEL, "nardy": SCHEME_NARDY,
+                         "expert": SCHEME_EXPERT}
 cdef int SCHEME_FEATURES[NSCHEMES]
 cdef int SCHEME_VARIANTS[NSCHEMES]      # bit v: the scheme encodes variant v
 # the offsets of the "nardy" fields (nardy_fast.encodings.NARDY_OFFSETS)
@@ -51,7 +53,7 @@ cdef void _init_encodings() except *:
         FLAG_UNIT_BIT[s] = bit
         FLAG_UNIT_AT[s] = at
         at += width
-    if at != SCHEME_FEATURES[SCHEME_NARDY]:
+    if at != SCHEME_FEATURES[SCHEME_NARDY] or SCHEME_FEATURES[SCHEME_EXPERT] != at + 2 * EXPERT_PER_SIDE:
         raise ImportError("nardy_fast._core: the nardy encoding's fields do not add up")
     for v in range(NVARIANTS):
         OPPONENT_HEAD[v] = _encodings.OPPONENT_HEAD[v]
@@ -207,6 +209,8 @@ def encode_rows(const int8_t[:, ::1] rows, str scheme, float[:, ::1] out):
                 encode_openspiel(&p, o)
             else:
                 encode_nardy(&p, o)
+                if s == SCHEME_EXPERT:
+                    encode_expert(&p, o + SCHEME_FEATURES[SCHEME_NARDY])
     if status == E_SIGNAL:
         raise_set()
     return bad

@@ -140,6 +140,7 @@ ctypedef struct Evaluator:
     int64_t n2             # layouts in the two-sided table (0: none)
     const double *two_win  # its win, (n2, n2) in C order
     int hidden             # the network's hidden units (nardy_fast.evaluation.network)
+    int inputs             # its inputs: the "nardy" encoding's, or the "expert" encoding's
     const float *w1        # (inputs, hidden), b1 (hidden,), b2 (5,), C order
     const float *b1
     const float *b2

@@ -313,7 +313,7 @@ def replaced(**changes: object) -> dict[str, Any]:
     return arrays
 
 
-SHAPE_W1 = f"weights: w1 must be ({INPUTS}, hidden) with 1 <= hidden <= {MAX_HIDDEN}"
+SHAPE_W1 = f"weights: w1 must be (inputs, hidden) with inputs {INPUTS} or {INPUTS + 14} and 1 <= hidden <= {MAX_HIDDEN}"
 BAD_WEIGHTS = [
     (replaced(w1=np.zeros((INPUTS - 1, H))), f"{SHAPE_W1} (got ({INPUTS - 1}, {H}))"),
     (replaced(w1=np.zeros((INPUTS + 1, H))), f"{SHAPE_W1} (got ({INPUTS + 1}, {H}))"),
@@ -499,11 +499,13 @@ def test_bad_weights_files_are_refused(tmp_path: Path) -> None:
     refused(tmp_path, "is not a weights file (")  # a directory
     refused(rewrite(tmp_path / "nometa.npz", {k: v for k, v in stored.items() if k != "meta"}), "is not a weights file (")
     refused(rewrite(tmp_path / "badjson.npz", {**stored, "meta": np.array("{not json")}), "is not a weights file (")
-    refused(rewrite(tmp_path / "list.npz", {**stored, "meta": np.array("[1, 2]")}), "are not weights of a 'nardy' network")
+    refused(rewrite(tmp_path / "list.npz", {**stored, "meta": np.array("[1, 2]")}), "are not weights of a network of ('nardy', 'expert')")
     other = json.dumps({**meta, "scheme": "tesauro"})
-    refused(rewrite(tmp_path / "scheme.npz", {**stored, "meta": np.array(other)}), "are not weights of a 'nardy' network")
+    refused(rewrite(tmp_path / "scheme.npz", {**stored, "meta": np.array(other)}), "are not weights of a network of ('nardy', 'expert')")
+    expert = json.dumps({**meta, "scheme": "expert"})  # a known scheme, but not that of these arrays
+    refused(rewrite(tmp_path / "expert.npz", {**stored, "meta": np.array(expert)}), "do not have the 238 inputs of their scheme 'expert'")
     noscheme = json.dumps({k: v for k, v in meta.items() if k != "scheme"})
-    refused(rewrite(tmp_path / "noscheme.npz", {**stored, "meta": np.array(noscheme)}), "are not weights of a 'nardy' network")
+    refused(rewrite(tmp_path / "noscheme.npz", {**stored, "meta": np.array(noscheme)}), "are not weights of a network of ('nardy', 'expert')")
     # the arrays edited (one weight nudged; two arrays swapped in order; a checksum left out): corrupt
     nudged = stored["b1"].copy()
     nudged[0] = np.nextafter(nudged[0], np.float32(np.inf))

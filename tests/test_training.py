@@ -353,6 +353,7 @@ class Interrupt:
     [
         (20, {}),
         (40, {}),
+        (20, {"inputs": "expert"}),
         pytest.param(
             20,
             {"targets": "search", "hidden": 4},

@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from .. import IMPLEMENTATION, VARIANTS
 from ..errors import cut, quote
+from ..evaluation.constants import NETWORK_SCHEMES
 from ..training import TrainingConfig, check_config, train
 from ..training.trainer import checkpoint_path, log_path, resumable_games
 from .parser import Parser, UsageError, errors_of
@@ -55,6 +56,7 @@ FIELDS = {
     "threads": "--threads",
     "targets": "--targets",
     "target_plies": "--target-plies",
+    "inputs": "--inputs",
     "out": "--out",
     "init": "--init",
     "client": "--scheduler",
@@ -74,6 +76,7 @@ _OPTIONS = (
     "threads",
     "targets",
     "target_plies",
+    "inputs",
 )
 
 
@@ -154,6 +157,14 @@ def add_arguments(parser: Parser) -> None:
     )
     option("target-plies", _whole, "N", "plies of the search of --targets search, 1..2 (2: about 40 times slower)")
     parser.add_argument(
+        "--inputs",
+        choices=NETWORK_SCHEMES,
+        default=_DEFAULTS.inputs,
+        help="what the network reads: nardy, the raw features of the position; expert, those and the expert "
+        "features (pips, blots, shots, primes, containment, contact, mobility); a nardy --init network starts "
+        "an expert one with weights 0 from the new features (default: %(default)s)",
+    )
+    parser.add_argument(
         "--init",
         type=Path,
         default=None,
@@ -220,7 +231,8 @@ def _header(config: TrainingConfig, args: argparse.Namespace) -> str:
     return (
         f"train: {config.variant}, {config.games:,} games in batches of {config.batch:,}, seed {config.seed}, "
         f"{config.hidden} hidden units, lambda {config.lam:g}, rate {config.rate:g}, minibatch "
-        f"{config.minibatch:,}, {config.epochs} epoch{'s' if config.epochs > 1 else ''}, {targets}, {checks}, {where}, "
+        f"{config.minibatch:,}, {config.epochs} epoch{'s' if config.epochs > 1 else ''}, {targets}, "
+        f"inputs: {config.inputs}, {checks}, {where}, "
         f"implementation {IMPLEMENTATION}"
     )
 

@@ -13,6 +13,8 @@ from ..encodings import SCHEMES
 __all__ = [
     "SCHEME",
     "INPUTS",
+    "NETWORK_SCHEMES",
+    "MAX_INPUTS",
     "POINT_FEATURES",
     "MAX_COUNT",
     "MAX_HIDDEN",
@@ -24,9 +26,14 @@ __all__ = [
     "CHECK_ONLY",
 ]
 
-#: The encoding the network reads, and its width.
+#: The encoding a network reads by default, and its width.
 SCHEME = "nardy"
 INPUTS = SCHEMES[SCHEME].features
+#: The encodings a network may read: the raw ``"nardy"`` features, or those and the expert features
+#: (``"expert"``); a network's scheme is told by the rows of its ``w1``.
+NETWORK_SCHEMES = ("nardy", "expert")
+#: The widest of them.
+MAX_INPUTS = max(SCHEMES[name].features for name in NETWORK_SCHEMES)
 #: The features of the points (four units a point, the mover's M1..M24 then the opponent's): the first ones.
 POINT_FEATURES = 192
 #: The most checkers on a point a point term is tabled for.

@@ -4,11 +4,12 @@ its weights, their file format and the weights the package ships, written once f
 The network values a position for its side to move with the five outputs of
 :data:`~nardy_fast.evaluation.outcomes.OUTPUTS`:
 
-1. The inputs ``x`` are the row's ``"nardy"`` encoding (:mod:`nardy_fast.encodings`, :data:`INPUTS` float32
-   features: the side to move's view, TD-Gammon's four units a point, bar, off, heads, pending values,
-   variant and flags).
+1. The inputs ``x`` are the row's encoding by the network's scheme (:mod:`nardy_fast.encodings`): ``"nardy"``,
+   :data:`INPUTS` float32 features (the side to move's view, TD-Gammon's four units a point, bar, off, heads,
+   pending values, variant and flags), or ``"expert"``, those and the expert features of
+   :mod:`nardy_fast.expert` after them (:data:`NETWORK_SCHEMES`; the rows of ``w1`` tell which).
 2. The hidden layer ``h = max(0, b1 + x @ w1)`` (rectified linear units) has ``hidden`` units; ``w1`` is
-   (INPUTS, hidden).
+   (inputs, hidden).
 3. The outputs are ``sigmoid(b2 + w2 @ h)``; ``w2`` is (5, hidden). They are made nested as the seam requires
    (``win_mars <= win``, ``win_koks <= win_mars``, ``lose_mars <= 1 - win``, ``lose_koks <= lose_mars``), each
    capped by the one it must not exceed.
@@ -56,16 +57,16 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from ..encodings import td_units
+from ..encodings import SCHEMES, td_units
 from ..errors import NardyError, field_error
 from ..files import MAX_JSON_INT, Member, parse_json, read_npz, write_npz
 from ..inputs import choice
 from ..layout import VARIANT
 from ..variants import VARIANTS
 from .builtin import Builtin
-from .constants import INPUTS, MAX_COUNT, MAX_HIDDEN, POINT_FEATURES, SCHEME
+from .constants import INPUTS, MAX_COUNT, MAX_HIDDEN, MAX_INPUTS, NETWORK_SCHEMES, POINT_FEATURES, SCHEME
 
-__all__ = ["SCHEME", "INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR",
+__all__ = ["SCHEME", "INPUTS", "NETWORK_SCHEMES", "MAX_INPUTS", "SCHEME_OF_INPUTS", "MAX_HIDDEN", "MAX_WEIGHT", "POINT_FEATURES", "MAX_COUNT", "ARRAYS", "point_terms", "Network", "shipped", "shipped_path", "network_for", "SHIPPED_DIR",
            "MAX_TRAINING_DEPTH", "MAX_TRAINING_CHARS"]
 
 #: The largest weight magnitude allowed: with it no float32 sum of the network can overflow.
@@ -83,15 +84,19 @@ _META_CHARS = MAX_TRAINING_CHARS + 4096
 #: What a weights file's members may be (``read_npz``): real arrays no larger than the largest network's
 #: (their exact shapes are checked after), and the JSON text ``meta``.
 _MEMBERS = {
-    **{key: Member("biufc", 16, INPUTS * MAX_HIDDEN, required=False) for key in ("w1", "b1", "w2", "b2")},
+    **{key: Member("biufc", 16, MAX_INPUTS * MAX_HIDDEN, required=False) for key in ("w1", "b1", "w2", "b2")},
     "meta": Member("U", 4 * _META_CHARS, 1, shape=()),
 }
 
 Weights = npt.NDArray[np.float32]
 
 
-def _shapes(hidden: int) -> dict[str, tuple[int, ...]]:
-    return {"w1": (INPUTS, hidden), "b1": (hidden,), "w2": (5, hidden), "b2": (5,)}
+#: The scheme of a network by the number of its inputs (the rows of its ``w1``).
+SCHEME_OF_INPUTS = {SCHEMES[name].features: name for name in NETWORK_SCHEMES}
+
+
+def _shapes(inputs: int, hidden: int) -> dict[str, tuple[int, ...]]:
+    return {"w1": (inputs, hidden), "b1": (hidden,), "w2": (5, hidden), "b2": (5,)}
 
 
 def checksum(arrays: dict[str, Weights]) -> str:
@@ -116,12 +121,13 @@ def _checked_arrays(arrays: dict[str, object], name: str) -> dict[str, Weights]:
             raise field_error(NardyError, name, f"{key} is not an array of real numbers", value)
         sources[key] = source
     shape = sources["w1"].shape
-    if len(shape) != 2 or shape[0] != INPUTS or not 1 <= shape[1] <= MAX_HIDDEN:
-        problem = f"w1 must be ({INPUTS}, hidden) with 1 <= hidden <= {MAX_HIDDEN}"
+    if len(shape) != 2 or shape[0] not in SCHEME_OF_INPUTS or not 1 <= shape[1] <= MAX_HIDDEN:
+        widths = " or ".join(str(width) for width in SCHEME_OF_INPUTS)
+        problem = f"w1 must be (inputs, hidden) with inputs {widths} and 1 <= hidden <= {MAX_HIDDEN}"
         raise field_error(NardyError, name, problem, shape)
     hidden = int(shape[1])
     out: dict[str, Weights] = {}
-    for key, want in _shapes(hidden).items():
+    for key, want in _shapes(int(shape[0]), hidden).items():
         source = sources[key]
         if source.shape != want:
             raise field_error(NardyError, name, f"{key} must have shape {want} for {hidden} hidden units", source.shape)
@@ -200,7 +206,7 @@ def point_terms(w1: Weights) -> Weights:
 @dataclass(frozen=True, eq=False, repr=False, init=False)
 class Network(Builtin):
     """A network's weights for one variant: the built-in evaluator ``"network"`` with these weights. ``w1``
-    (INPUTS, hidden), ``b1`` (hidden,), ``w2`` (5, hidden), ``b2`` (5,) are checked and copied into read-only
+    (inputs, hidden), ``b1`` (hidden,), ``w2`` (5, hidden), ``b2`` (5,) are checked and copied into read-only
     float32 arrays; ``training`` says how they were made (saved with them)."""
 
     variant: str
@@ -241,6 +247,11 @@ class Network(Builtin):
         for key, value in values.items():  # the fields are made here, not passed: a frozen dataclass sets them so
             object.__setattr__(self, key, value)
 
+    @property
+    def scheme(self) -> str:
+        """The encoding the network reads (one of :data:`NETWORK_SCHEMES`), told by the rows of ``w1``."""
+        return SCHEME_OF_INPUTS[int(self._arrays["w1"].shape[0])]
+
     def served(self) -> Optional[tuple[str, ...]]:  # noqa: D102 - Builtin.served: its own variant
         return (self.variant,)
 
@@ -252,7 +263,8 @@ class Network(Builtin):
         return id(self)
 
     def __repr__(self) -> str:
-        return f"<Network {self.variant} hidden={self.hidden} sha256={self.sha256[:12]}>"
+        shown = "" if self.scheme == SCHEME else f" scheme={self.scheme}"
+        return f"<Network {self.variant} hidden={self.hidden}{shown} sha256={self.sha256[:12]}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
         a = self._arrays
@@ -275,7 +287,7 @@ class Network(Builtin):
             target = Path(os.fspath(path))  # type: ignore[call-overload]
         except TypeError:
             raise field_error(NardyError, "out", "must be a path", path) from None
-        meta = {"variant": self.variant, "scheme": SCHEME, "hidden": self.hidden, "sha256": self.sha256}
+        meta = {"variant": self.variant, "scheme": self.scheme, "hidden": self.hidden, "sha256": self.sha256}
         meta["training"] = self.training
         try:
             write_npz(target, {"meta": np.array(json.dumps(meta, sort_keys=True)), **self._arrays})
@@ -298,9 +310,12 @@ class Network(Builtin):
             meta = parse_json(str(arrays.pop("meta")))
         except ValueError as error:
             raise field_error(NardyError, "weights", f"is not a weights file ({error})", str(where)) from None
-        if not isinstance(meta, dict) or meta.get("scheme") != SCHEME:
-            raise field_error(NardyError, "weights", f"are not weights of a {SCHEME!r} network", str(where))
+        if not isinstance(meta, dict) or choice(meta.get("scheme"), NETWORK_SCHEMES) is None:
+            raise field_error(NardyError, "weights", f"are not weights of a network of {NETWORK_SCHEMES}", str(where))
         checked = _checked_arrays(dict(arrays), "weights")
+        if SCHEME_OF_INPUTS[int(checked["w1"].shape[0])] != meta["scheme"]:
+            problem = f"do not have the {SCHEMES[meta['scheme']].features} inputs of their scheme {meta['scheme']!r}"
+            raise field_error(NardyError, "weights", problem, str(where))
         if checksum(checked) != meta.get("sha256"):
             raise field_error(NardyError, "weights", "do not match their checksum (the file is corrupt)", str(where))
         training = meta.get("training")

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ..encodings import NUMPY_ENCODERS
-from ..evaluation.constants import POINT_FEATURES, SCHEME
+from ..encodings import NUMPY_ENCODERS, SCHEMES
+from ..evaluation.constants import NETWORK_SCHEMES, POINT_FEATURES
 
 __all__ = ["network_evaluate"]
 
@@ -35,7 +35,8 @@ def network_evaluate(rows: npt.NDArray[np.int8], tables: object) -> npt.NDArray[
     """The outputs (n, 5) of the network ``tables`` (``Network.tables``: ``w1, b1, w2, b2`` are read) for
     unfinished checked rows (n, 64), each for its side to move."""
     w1, b1, w2, b2 = tables[:4]  # type: ignore[index]
-    x = NUMPY_ENCODERS[SCHEME](rows)
+    scheme = next(name for name in NETWORK_SCHEMES if SCHEMES[name].features == w1.shape[0])
+    x = NUMPY_ENCODERS[scheme](rows)
     hidden = np.repeat(b1[None, :], len(rows), axis=0)
     for point in range(24):
         # the point's term: the units of the side holding it (the other side's are 0), from 0, in unit order

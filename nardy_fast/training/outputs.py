@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..errors import NardyError, field_error
-from ..evaluation.network import INPUTS, MAX_HIDDEN
+from ..evaluation.network import MAX_HIDDEN, MAX_INPUTS
 from ..files import Member, check_target, write_bytes
 from ..inputs import integer
 
@@ -91,7 +91,7 @@ def checkpoint_members() -> dict[str, Member]:
     for key in ("w1", "b1", "w2", "b2"):
         for prefix in ("", "m_", "v_"):
             # any network's size: a checkpoint of another shape is named as such once its meta is read
-            members[prefix + key] = Member("f", 8, INPUTS * MAX_HIDDEN)
+            members[prefix + key] = Member("f", 8, MAX_INPUTS * MAX_HIDDEN)
     return members
 
 

@@ -41,8 +41,9 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import layout
+from ..encodings import SCHEMES
 from ..errors import NardyError, field_error
-from ..evaluation.network import INPUTS, MAX_HIDDEN, MAX_WEIGHT, SCHEME, Network
+from ..evaluation.network import MAX_HIDDEN, MAX_WEIGHT, NETWORK_SCHEMES, Network
 from ..files import parse_json, read_npz, write_npz
 from ..inputs import boolean, choice, integer
 from ..playouts import MAX_THREADS
@@ -69,7 +70,7 @@ EVAL_SEED = 12345
 #: The deepest search of search targets (a 2-ply target costs about 40 times a 1-ply one).
 MAX_TARGET_PLIES = 2
 #: What a checkpoint written before an option existed was made with.
-BEFORE: dict[str, object] = {"targets": "td", "target_plies": 1}
+BEFORE: dict[str, object] = {"targets": "td", "target_plies": 1, "inputs": "nardy"}
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,12 @@ class TrainingConfig:
     init: str = ""  # the sha256 of the weights training started from, "" for random ones
     targets: str = "td"
     target_plies: int = 1
+    inputs: str = "nardy"
 
     #: what a checkpoint must agree on to be resumed (the rest may change between runs)
     RESUMED = (
-        "variant", "seed", "hidden", "lam", "rate", "batch", "minibatch", "epochs", "init", "targets", "target_plies"
+        "variant", "seed", "hidden", "lam", "rate", "batch", "minibatch", "epochs", "init", "targets", "target_plies",
+        "inputs",
     )
 
 
@@ -130,6 +133,9 @@ def check_config(variant: object, games: object, **options: object) -> TrainingC
     targets = choice(get("targets", d.targets), TARGETS)
     if targets is None:
         raise field_error(NardyError, "targets", f"must be one of {TARGETS}", get("targets"))
+    inputs = choice(get("inputs", d.inputs), NETWORK_SCHEMES)
+    if inputs is None:
+        raise field_error(NardyError, "inputs", f"must be one of {NETWORK_SCHEMES}", get("inputs"))
     init = get("init")
     config = TrainingConfig(
         variant=known,
@@ -144,9 +150,10 @@ def check_config(variant: object, games: object, **options: object) -> TrainingC
         eval_every=_int(get("eval_every", d.eval_every), "eval_every", 0, MAX_GAMES),
         eval_games=_int(get("eval_games", d.eval_games), "eval_games", 2, 1 << 20),
         threads=_int(get("threads", d.threads), "threads", 1, MAX_THREADS),
-        init="" if init is None else _init(init, hidden).sha256,
+        init="" if init is None else _init(init, hidden, inputs).sha256,
         targets=targets,
         target_plies=_int(get("target_plies", d.target_plies), "target_plies", 1, MAX_TARGET_PLIES),
+        inputs=inputs,
     )
     if config.eval_games % 2:
         raise field_error(
@@ -155,9 +162,10 @@ def check_config(variant: object, games: object, **options: object) -> TrainingC
     return config
 
 
-def _init(value: object, hidden: int) -> Network:
+def _init(value: object, hidden: int, inputs: str) -> Network:
     """The network a training starts from: a :class:`Network` or the path of its weights, of ``hidden``
-    units (its variant may be another: a related game's weights are a better start than random ones)."""
+    units (its variant may be another: a related game's weights are a better start than random ones), reading
+    the ``inputs`` scheme or, for ``"expert"``, the ``"nardy"`` one (:func:`_start`)."""
     network = value if isinstance(value, Network) else None
     if network is None:
         try:
@@ -167,14 +175,29 @@ def _init(value: object, hidden: int) -> Network:
     if network.hidden != hidden:
         shown = os.fspath(value) if isinstance(value, os.PathLike) else value
         raise field_error(NardyError, "init", f"has {network.hidden} hidden units, not {hidden}", shown)
+    if network.scheme != inputs and network.scheme != "nardy":
+        shown = os.fspath(value) if isinstance(value, os.PathLike) else value
+        raise field_error(NardyError, "init", f"reads the {network.scheme!r} inputs, not {inputs!r}", shown)
     return network
+
+
+def _start(network: Network, inputs: str) -> Params:
+    """The parameters a training of ``inputs`` starts from ``network`` with: its own, and for a ``"nardy"``
+    network that starts an ``"expert"`` one, weights 0 from the expert features (the network values every
+    position as before, and learns what the new inputs add)."""
+    arrays = network.arrays()
+    extra = SCHEMES[inputs].features - arrays["w1"].shape[0]
+    if extra:
+        arrays["w1"] = np.vstack([arrays["w1"], np.zeros((extra, network.hidden), dtype=np.float32)])
+    return arrays
 
 
 class _State:
     """What a checkpoint holds: parameters, Adam, games done, seconds spent and the log."""
 
     def __init__(self, config: TrainingConfig) -> None:
-        self.params: Params = initial(INPUTS, config.hidden, np.random.default_rng([config.seed, 1 << 32]))
+        features = SCHEMES[config.inputs].features
+        self.params: Params = initial(features, config.hidden, np.random.default_rng([config.seed, 1 << 32]))
         self.adam = Adam(self.params, config.rate)
         self.done = 0
         self.iterations = 0
@@ -183,7 +206,7 @@ class _State:
 
     def save(self, path: Path, config: TrainingConfig) -> None:
         meta = {"config": asdict(config), "done": self.done, "seconds": self.seconds, "log": self.log}
-        meta["scheme"], meta["step"], meta["iterations"] = SCHEME, self.adam.step, self.iterations
+        meta["scheme"], meta["step"], meta["iterations"] = config.inputs, self.adam.step, self.iterations
         arrays = {**self.params, **{f"m_{k}": v for k, v in self.adam.m.items()}}
         arrays.update({f"v_{k}": v for k, v in self.adam.v.items()})
         try:
@@ -276,7 +299,7 @@ def _learn(
     else:
         targets = lambda_returns(trajectories, evaluate(trajectories.rows, network), config.lam)
     live = ~layout.is_over(trajectories.rows)
-    x = encode(np.ascontiguousarray(trajectories.rows[live]), SCHEME)
+    x = encode(np.ascontiguousarray(trajectories.rows[live]), config.inputs)
     y = targets[live].astype(np.float32)
     rng = np.random.default_rng([config.seed, iteration])
     losses = []
@@ -315,7 +338,8 @@ def train(
     ``eval_every`` (games between strength checks, 0: none), ``eval_games``, ``threads`` (of the games
     and the search targets, and at most as many for NumPy's BLAS while it trains: :mod:`~nardy_fast.training.blas`), ``targets``
     (``"td"``: TD(lambda) returns; ``"search"``: each position's value by the network's own search
-    ``target_plies`` deep, 1 or 2, ``lam`` unused) and ``target_plies``. ``resume``
+    ``target_plies`` deep, 1 or 2, ``lam`` unused), ``target_plies`` and ``inputs`` (the network's encoding,
+    ``"nardy"`` or ``"expert"``: :data:`~nardy_fast.evaluation.network.NETWORK_SCHEMES`). ``resume``
     continues from ``out``'s checkpoint when there is one; ``client`` plays the games on Dask; ``command``
     is recorded with the weights; ``progress(done, games)`` is called after each iteration, ``log(entry)``
     after each strength check."""
@@ -334,7 +358,7 @@ def train(
     if resuming and check.exists():
         state.load(check, config)
     elif options.get("init") is not None:
-        state.params.update(_init(options["init"], config.hidden).arrays())
+        state.params.update(_start(_init(options["init"], config.hidden, config.inputs), config.inputs))
     # NumPy's math library bounded too: it would spread Adam's products over every core
     with blas_threads(config.threads):
         if progress is not None:

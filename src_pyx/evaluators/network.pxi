@@ -6,7 +6,7 @@
 # set, most of them the units of 10 to 14 occupied points, so the first layer adds one tabled term per occupied
 # point (a contiguous row the compiler vectorises) and then the few other features set; the hidden units are
 # rectified (no exp), and the output layer adds the units above 0 into eight lanes at once (w2 transposed).
-# Uses: tables, encode, twins.
+# Uses: tables, expert, encode, twins.
 # Offers: nothing.
 
 from libc.math cimport exp
@@ -25,8 +25,10 @@ cdef enum:
     NET_COUNTS = 16  # point terms are tabled for 0..15 checkers
 
 cdef int NET_INPUTS = _NET_INPUTS
+# the inputs of a network of the "expert" scheme: the "nardy" ones, then the expert features (expert.pxi)
+cdef int NET_EXPERT_INPUTS = SCHEME_FEATURES[SCHEME_EXPERT]
 
-if (_NET_INPUTS > NET_MAX_INPUTS or _NET_MAX_HIDDEN != NET_MAX_HIDDEN or _NET_INPUTS != SCHEME_FEATURES[SCHEME_NARDY]
+if (NET_EXPERT_INPUTS > NET_MAX_INPUTS or _NET_MAX_HIDDEN != NET_MAX_HIDDEN or _NET_INPUTS != SCHEME_FEATURES[SCHEME_NARDY]
         or _NET_MAX_COUNT + 1 != NET_COUNTS or _NET_POINT_FEATURES != AT_BAR):
     raise ImportError("nardy_fast._core: the network's sizes are not the core's")
 
@@ -45,11 +47,12 @@ cdef int network_from(Evaluator *e, object tables) except -1:
         raise _field_error(_NardyError, "tables", "are not a network's tables", type(tables).__name__)
     w1, b1, w2, b2, terms, w2t = <tuple> tables
     cdef Py_ssize_t nh = w1.shape[1]
-    if (w1.shape[0] != NET_INPUTS or not 1 <= nh <= NET_MAX_HIDDEN or b1.shape[0] != nh or w2.shape[0] != 5
+    if ((w1.shape[0] != NET_INPUTS and w1.shape[0] != NET_EXPERT_INPUTS) or not 1 <= nh <= NET_MAX_HIDDEN or b1.shape[0] != nh or w2.shape[0] != 5
             or w2.shape[1] != nh or b2.shape[0] != 5 or terms.shape[0] != 2 or terms.shape[1] != 24
             or terms.shape[2] != NET_COUNTS or terms.shape[3] != nh or w2t.shape[0] != nh or w2t.shape[1] != 8):
         raise _field_error(_NardyError, "tables", "do not have the shapes of a network", (w1.shape[0], nh))
     e.hidden = <int> nh
+    e.inputs = <int> w1.shape[0]
     e.w1 = &w1[0, 0]
     e.b1 = &b1[0]
     e.terms = &terms[0, 0, 0, 0]
@@ -75,21 +78,25 @@ cdef int network_evaluate(const Evaluator *e, const Pos *p, double *out) noexcep
     cdef int offsets[24]
     cdef float xs[NET_MAX_INPUTS]
     cdef const float *rows[NET_MAX_INPUTS]
-    cdef int j, o, m, c, nterms = 0, nrows = 0, nh = e.hidden
+    cdef int j, o, m, c, nterms = 0, nrows = 0, nh = e.hidden, ni = e.inputs
     cdef int me = p.turn
     cdef int fam = 1 if V_SHORT[p.variant] else 0
     cdef int sign = -1 if me else 1
+    cdef int8_t seen[24]
     for m in range(1, 25):
         c = sign * p.board[MAP[fam][me][m]]
+        seen[m - 1] = c
         if c > 0:
             offsets[nterms] = ((m - 1) * NET_COUNTS + c) * nh
             nterms += 1
         elif c < 0:
             offsets[nterms] = ((24 + m - 1) * NET_COUNTS - c) * nh
             nterms += 1
-    memset(&x[AT_BAR], 0, (NET_INPUTS - AT_BAR) * sizeof(float))
+    memset(&x[AT_BAR], 0, (ni - AT_BAR) * sizeof(float))
     encode_nardy_rest(p, x)
-    for j in range(AT_BAR, NET_INPUTS):
+    if ni == NET_EXPERT_INPUTS:
+        expert_of_seen(p, seen, &x[NET_INPUTS])
+    for j in range(AT_BAR, ni):
         if x[j] != 0:
             xs[nrows] = x[j]
             rows[nrows] = e.w1 + j * nh
