@@ -134,11 +134,15 @@ def test_matchups() -> None:
         ("net 0-ply", "pubeval 0-ply", 10),
         ("net 0-ply", "gnubg 0-ply", 10),
         ("gnubg 0-ply", "pubeval 0-ply", 10),
+        ("net 1-ply", "gnubg 0-ply", 4),
         ("net 1-ply", "net 0-ply", 4),
         ("net 2-ply", "net 0-ply", 2),
     ]
     long = matchups("long", 10, net=small_network("long"), one_ply_games=0, two_ply_games=0)
     assert [(m.player, m.opponent) for m in long] == [("net 0-ply", "random"), ("net 0-ply", "heuristic 0-ply")]
+    # a baseline (the networks shipped before) met at 0 ply, by the games of the 0-ply duels
+    based = matchups("long", 10, net=small_network("long"), one_ply_games=0, two_ply_games=0, baseline="heuristic")
+    assert [(m.player, m.opponent, m.games) for m in based][2] == ("net 0-ply", "baseline 0-ply", 10)
     without = matchups("short", 10, net=net, gnubg=False)
     assert all("gnubg" not in m.player + m.opponent for m in without)
     with pytest.raises(NardyError, match=r"^net: evaluates short nardy only, not long"):

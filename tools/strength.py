@@ -2,17 +2,20 @@
 
     python tools/strength.py [--variant short ...|all] [--games 2000] [--seed 1] [--plies-games 400]
                              [--two-ply-games 100] [--speed-games 200] [--repeats 3] [--weights FILE]
-                             [--no-gnubg] [--markdown]
+                             [--baseline DIR] [--no-gnubg] [--markdown]
 
 For each variant (``nardy_fast.bench.strength.strength_table``): the network at 0 ply against ``"random"``
 and ``Greedy("heuristic")``; in short nardy also against ``Greedy("pubeval")`` and GNU Backgammon's 0-ply net
-(``gnubg-nn``, when installed), and that net against pubeval; the network at 1 ply (``--plies-games``) and at
-2 ply (``--two-ply-games``) against itself at 0 ply. Every duel is ``nardy_fast.duel`` on the dice of
+(``gnubg-nn``, when installed), and that net against pubeval and against the network at 1 ply
+(``--plies-games``); with ``--baseline DIR``, against the network ``DIR/<variant>.npz`` (the networks shipped
+before: ``bench/baseline``), composed with the race evaluator as ``"net"`` is; the network at 1 ply
+(``--plies-games``) and at 2 ply (``--two-ply-games``) against itself at 0 ply. Every duel is ``nardy_fast.duel`` on the dice of
 ``--seed``: points per game for the first player, with the standard error over the pairs of games. Then
 (``--speed-games``, 0 to skip) each variant's ``Greedy(net)`` playouts on one thread against GNU Backgammon's
 0-ply self-play loop (of short nardy) in this process, with their ratio (the issue's target is short's).
 
-The network is the one shipped for each variant, or ``--weights FILE`` (one variant: the file's). The table
+The network is the one shipped for each variant (``"net"``), or ``--weights FILE`` (one variant: the file's,
+composed with the race evaluator as ``"net"`` is). The table
 goes to stdout (``--markdown``: for docs/benchmarks.md, under the exact command line), progress to stderr.
 """
 
@@ -22,6 +25,7 @@ import argparse
 import shlex
 import sys
 import time
+from pathlib import Path
 from typing import Optional
 
 from nardy_fast import VARIANTS, NardyError
@@ -38,6 +42,7 @@ from nardy_fast.bench.strength import (
     strength_table,
     text_table,
 )
+from nardy_fast.evaluation.composite import Composite
 from nardy_fast.evaluation.evaluators import EvaluatorLike
 from nardy_fast.evaluation.network import Network
 
@@ -79,6 +84,7 @@ def parser() -> argparse.ArgumentParser:
     out.add_argument("--speed-games", type=_count, default=DEFAULT_SPEED_GAMES, help="games of the speed figure; 0 skips it")
     out.add_argument("--repeats", type=int, default=3, help="runs of the speed figure (its median)")
     out.add_argument("--weights", help="a weights file (.npz) to measure instead of the shipped network")
+    out.add_argument("--baseline", help="a directory of networks <variant>.npz the network also meets (bench/baseline)")
     out.add_argument("--no-gnubg", action="store_true", help="leave GNU Backgammon's duels out")
     out.add_argument("--markdown", action="store_true", help="a Markdown table for docs/benchmarks.md")
     return out
@@ -93,13 +99,17 @@ def main(argv: Optional[list[str]] = None) -> int:
     net: EvaluatorLike = "net"
     try:
         if options.weights is not None:
-            net = Network.load(options.weights)
-            if variants != [net.variant]:
-                parser().error(f"--weights: the file holds {net.variant} weights; give --variant {net.variant} alone")
+            weights = Network.load(options.weights)
+            if variants != [weights.variant]:
+                parser().error(f"--weights: the file holds {weights.variant} weights; give --variant {weights.variant} alone")
+            net = Composite(contact=weights)
         rows: list[StrengthRow] = []
         start = time.perf_counter()
         for variant in variants:
             print(f"{variant} ({network_label(net, variant)}):", file=sys.stderr, flush=True)
+            baseline = None
+            if options.baseline is not None:
+                baseline = Composite(contact=Network.load(Path(options.baseline) / f"{variant}.npz"))
             rows += strength_table(
                 variant,
                 options.games,
@@ -108,6 +118,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 one_ply_games=options.plies_games,
                 two_ply_games=options.two_ply_games,
                 gnubg=False if options.no_gnubg else None,
+                baseline=baseline,
                 progress=_progress,
             )
         speeds: list[SpeedRow] = []

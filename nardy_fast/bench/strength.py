@@ -24,6 +24,7 @@ from typing import NamedTuple, Optional
 import nardy_fast
 
 from ..errors import NardyError, field_error
+from ..evaluation.composite import Composite
 from ..evaluation.evaluators import Builtin, EvaluatorLike, resolve_evaluator
 from ..evaluation.network import Network, network_for
 from ..inputs import choice, integer
@@ -105,6 +106,8 @@ def network_label(net: EvaluatorLike, variant: str) -> str:
     """What a network is called in a table: ``net`` and the first 12 digits of its weights' SHA-256 where
     they can be read."""
     resolved = resolve_evaluator(net, "net")
+    if isinstance(resolved, Composite) and isinstance(resolved.contact, Network):
+        return f"net {resolved.contact.sha256[:12]}"
     if isinstance(resolved, Builtin) and resolved.facts.network:
         try:
             return f"net {network_for(resolved, variant).sha256[:12]}"
@@ -121,10 +124,12 @@ def matchups(
     one_ply_games: object = DEFAULT_ONE_PLY_GAMES,
     two_ply_games: object = DEFAULT_TWO_PLY_GAMES,
     gnubg: Optional[bool] = None,
+    baseline: Optional[EvaluatorLike] = None,
 ) -> list[Matchup]:
     """The duels of :func:`strength_table` for ``variant``, in order. ``gnubg`` (short nardy only): whether
-    GNU Backgammon's 0-ply net plays, by default when ``gnubg-nn`` is installed. A count of 0 leaves its
-    duels out."""
+    GNU Backgammon's 0-ply net plays (against the network at 0 and at 1 ply), by default when ``gnubg-nn`` is
+    installed. ``baseline``: an evaluator the network at 0 ply also meets at 0 ply (the networks shipped
+    before, say). A count of 0 leaves its duels out."""
     known = choice(variant, VARIANTS)
     if known is None:
         raise field_error(NardyError, "variant", f"must be one of {VARIANTS}", variant)
@@ -137,6 +142,8 @@ def matchups(
         Matchup("net 0-ply", "random", zero, "random", count),
         Matchup("net 0-ply", "heuristic 0-ply", zero, Greedy("heuristic"), count),
     ]
+    if baseline is not None:
+        out.append(Matchup("net 0-ply", "baseline 0-ply", zero, Greedy(resolve_evaluator(baseline, "baseline")), count))
     if known == "short":
         out.append(Matchup("net 0-ply", "pubeval 0-ply", zero, Greedy("pubeval"), count))
         if gnubg is None:
@@ -145,6 +152,7 @@ def matchups(
             player = GnubgPlayer()
             out.append(Matchup("net 0-ply", "gnubg 0-ply", zero, player, count))
             out.append(Matchup("gnubg 0-ply", "pubeval 0-ply", player, Greedy("pubeval"), count))
+            out.append(Matchup("net 1-ply", "gnubg 0-ply", Greedy(resolved, plies=1), player, one))
     out.append(Matchup("net 1-ply", "net 0-ply", Greedy(resolved, plies=1), zero, one))
     out.append(Matchup("net 2-ply", "net 0-ply", Greedy(resolved, plies=2), zero, two))
     return [m for m in out if m.games]
@@ -159,11 +167,14 @@ def strength_table(
     one_ply_games: object = DEFAULT_ONE_PLY_GAMES,
     two_ply_games: object = DEFAULT_TWO_PLY_GAMES,
     gnubg: Optional[bool] = None,
+    baseline: Optional[EvaluatorLike] = None,
     progress: Optional[Progress] = None,
 ) -> list[StrengthRow]:
     """The duels of :func:`matchups`, each on the duplicate dice of ``seed``, as rows. ``progress`` is told
     of each batch of games done."""
-    planned = matchups(variant, games, net=net, one_ply_games=one_ply_games, two_ply_games=two_ply_games, gnubg=gnubg)
+    planned = matchups(
+        variant, games, net=net, one_ply_games=one_ply_games, two_ply_games=two_ply_games, gnubg=gnubg, baseline=baseline
+    )
     checked = _seed(seed)
     return [_duel(str(variant), m, checked, progress) for m in planned]
 
