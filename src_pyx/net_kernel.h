@@ -27,7 +27,7 @@ typedef float nardy_v8 __attribute__((vector_size(32), aligned(4)));
     {                                                                                                       \
         nardy_v8 sums = {b2[0], b2[1], b2[2], b2[3], b2[4], 0.0f, 0.0f, 0.0f};                            \
         for (k = 0; k < nh; k++)                                                                            \
-            if (h[k] > 0) sums = sums + NARDY_LANES(h[k]) * NARDY_CV8(w2t + 8 * k);                         \
+            sums = sums + NARDY_LANES(h[k] > 0 ? h[k] : 0.0f) * NARDY_CV8(w2t + 8 * k);                      \
         memcpy(total, &sums, sizeof sums);                                                                  \
     }
 #else
@@ -38,13 +38,13 @@ typedef float nardy_v8 __attribute__((vector_size(32), aligned(4)));
         int o;                                                                                              \
         for (o = 0; o < 8; o++) total[o] = o < 5 ? b2[o] : 0.0f;                                            \
         for (k = 0; k < nh; k++)                                                                            \
-            if (h[k] > 0)                                                                                   \
-                for (o = 0; o < 8; o++) total[o] += w2t[8 * k + o] * h[k];                                  \
+            for (o = 0; o < 8; o++) total[o] += w2t[8 * k + o] * (h[k] > 0 ? h[k] : 0.0f);                  \
     }
 #endif
 
 /* h = b1 + the point terms in order + xs[t] * rows[t] in order; total[0..7] = b2 (padded with 0) + the units
-   above 0 times their row of w2t, unit by unit. */
+   above 0 times their row of w2t, unit by unit. A unit at 0 adds a zero, which leaves a sum as it is (a sum of
+   zero may change the sign of its zero, which no sigmoid sees): no branch, whose outcome no CPU predicts. */
 #define NARDY_NET_BODY                                                                                      \
     {                                                                                                       \
         int t, k;                                                                                           \
