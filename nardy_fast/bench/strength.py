@@ -24,7 +24,7 @@ from typing import NamedTuple, Optional
 import nardy_fast
 
 from ..errors import NardyError, field_error
-from ..evaluation.composite import Composite
+from ..evaluation.composite import contact_of
 from ..evaluation.evaluators import Builtin, EvaluatorLike, resolve_evaluator
 from ..evaluation.network import Network, network_for
 from ..inputs import choice, integer
@@ -106,8 +106,9 @@ def network_label(net: EvaluatorLike, variant: str) -> str:
     """What a network is called in a table: ``net`` and the first 12 digits of its weights' SHA-256 where
     they can be read."""
     resolved = resolve_evaluator(net, "net")
-    if isinstance(resolved, Composite) and isinstance(resolved.contact, Network):
-        return f"net {resolved.contact.sha256[:12]}"
+    contact = contact_of(resolved) if isinstance(resolved, Builtin) else None
+    if isinstance(contact, Network):
+        return f"net {contact.sha256[:12]}"  # "net" composed with weights of one's own
     if isinstance(resolved, Builtin) and resolved.facts.network:
         try:
             return f"net {network_for(resolved, variant).sha256[:12]}"
