@@ -25,8 +25,8 @@ SHIPPED_VARIANTS = [v for v in nardy_fast.VARIANTS if Path(str(SHIPPED / f"{v}.n
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 
-def test_short_nardy_has_a_database() -> None:
-    assert "short" in SHIPPED_VARIANTS  # issue 45: one a variant, short nardy's first
+def test_short_and_long_nardy_have_a_database() -> None:
+    assert {"short", "long"} <= set(SHIPPED_VARIANTS)  # issue 45: one a variant, short and long nardy's first
 
 
 def test_a_variant_without_one_is_named() -> None:
