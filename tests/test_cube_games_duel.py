@@ -56,7 +56,8 @@ def test_the_same_on_other_dice_and_in_long_nardy() -> None:
     # beats the thresholds by less than a standard error of 4,000 games, and no money test is made there
     money = nardy_fast.duel(Greedy("net"), Greedy("net", cube="threshold"), "short", 12000, seed=2, cube=True)
     _significant(money, 0.0)  # type: ignore[arg-type]
-    matches = nardy_fast.duel(Greedy("net"), Greedy("net", cube="money"), "long", 2000, seed=2, match=7)
+    # 4,000 matches: with the stronger long network (issue 45) the edge is about 2.5% (52.2% +- 0.8% over 2,000)
+    matches = nardy_fast.duel(Greedy("net"), Greedy("net", cube="money"), "long", 4000, seed=2, match=7)
     _significant(matches, 0.5)  # type: ignore[arg-type]
 
 

@@ -109,8 +109,16 @@ def test_both_implementations_encode_the_same_bits(variant: str) -> None:
     assert (first[:, INPUTS:] >= 0).all() and first[:, INPUTS:].any()
 
 
+def plain(variant: str) -> Network:
+    """A network of the ``"nardy"`` scheme for ``variant``: the shipped one, or the shipped expert one with the
+    rows of its expert features cut off."""
+    arrays = shipped(variant).arrays()
+    return Network(variant, arrays["w1"][:INPUTS], arrays["b1"], arrays["w2"], arrays["b2"])
+
+
 def widened(network: Network, scale: float, seed: int) -> Network:
     """``network`` reading the expert features too, with weights from them drawn at ``scale`` (0: none)."""
+    assert network.scheme == "nardy"
     arrays = network.arrays()
     extra = np.random.default_rng(seed).normal(0.0, 1.0, (EXPERT_WIDTH, network.hidden)).astype(np.float32)
     w1 = np.vstack([arrays["w1"], extra * np.float32(scale)])
@@ -119,25 +127,25 @@ def widened(network: Network, scale: float, seed: int) -> Network:
 
 @pytest.mark.parametrize("variant", ["short", "long"])
 def test_expert_networks_value_the_same_bits_in_both_implementations(variant: str) -> None:
-    network = widened(shipped(variant), 0.3, seed=1)
+    network = widened(plain(variant), 0.3, seed=1)
     assert network.scheme == "expert" and "scheme=expert" in repr(network)
     values = {name: IMPLS[name].evaluate(rows(variant), network) for name in NAMES}
     for name in NAMES[1:]:
         np.testing.assert_array_equal(values[name], values[NAMES[0]])
-    plain = IMPLS[NAMES[0]].evaluate(rows(variant), shipped(variant))
-    assert np.abs(values[NAMES[0]] - plain).max() > 0.05  # the features are read
+    raw = IMPLS[NAMES[0]].evaluate(rows(variant), plain(variant))
+    assert np.abs(values[NAMES[0]] - raw).max() > 0.05  # the features are read
 
 
 @pytest.mark.parametrize("variant", ["short", "gulbar"])
 def test_zero_weights_from_the_features_value_as_the_plain_network(variant: str) -> None:
-    network = widened(shipped(variant), 0.0, seed=1)
+    network = widened(plain(variant), 0.0, seed=1)
     for name in NAMES:
         got = IMPLS[name].evaluate(rows(variant), network)
-        np.testing.assert_array_equal(got, IMPLS[name].evaluate(rows(variant), shipped(variant)))
+        np.testing.assert_array_equal(got, IMPLS[name].evaluate(rows(variant), plain(variant)))
 
 
 def test_an_expert_network_plays_and_saves(tmp_path: Path) -> None:
-    network = widened(shipped("short"), 0.3, seed=2)
+    network = widened(plain("short"), 0.3, seed=2)
     path = tmp_path / "x.npz"
     network.save(path)
     loaded = Network.load(path)
@@ -149,9 +157,9 @@ def test_an_expert_network_plays_and_saves(tmp_path: Path) -> None:
 
 
 def test_training_widens_a_plain_network(tmp_path: Path) -> None:
-    start = widened(shipped("short"), 0.0, seed=0)
+    start = widened(plain("short"), 0.0, seed=0)
     # no game learnt from: the widened start itself, valuing as the plain network
-    made = train("short", 10, out=tmp_path / "w.npz", inputs="expert", init=shipped("short"), rate=1e-9, batch=10, eval_every=0)
+    made = train("short", 10, out=tmp_path / "w.npz", inputs="expert", init=plain("short"), rate=1e-9, batch=10, eval_every=0)
     assert made.scheme == "expert" and made.training["inputs"] == "expert"
     some = rows("short")[:200]
     assert np.abs(nardy_fast.evaluate(some, made) - nardy_fast.evaluate(some, start)).max() < 1e-3
@@ -162,7 +170,7 @@ def test_training_widens_a_plain_network(tmp_path: Path) -> None:
 
 
 def test_both_implementations_search_an_expert_network_alike() -> None:
-    network = widened(shipped("long"), 0.3, seed=3)
+    network = widened(plain("long"), 0.3, seed=3)
     hints = {}
     for name, cls in (("python", nardy_fast.reference.Position), ("cython", nardy_fast.Position)):
         here = cls.from_array(rows("long")[100])

@@ -11,7 +11,14 @@ import nardy_fast
 from nardy_fast import Greedy, Position, layout
 from nardy_fast.corpus import load
 from nardy_fast.evaluation.builtin import Builtin
-from nardy_fast.evaluation.network import SHIPPED_DIR, Network, shipped, shipped_path
+from nardy_fast.evaluation.network import (
+    MAX_HIDDEN,
+    NETWORK_SCHEMES,
+    SHIPPED_DIR,
+    Network,
+    shipped,
+    shipped_path,
+)
 
 VARIANTS = nardy_fast.VARIANTS
 
@@ -21,7 +28,7 @@ def test_every_variant_has_its_network(variant: str) -> None:
     path = shipped_path(variant)
     assert path.parent == SHIPPED_DIR and path.is_file()
     network = Network.load(path)
-    assert network.variant == variant and network.hidden == 80
+    assert network.variant == variant and network.scheme in NETWORK_SCHEMES and 1 <= network.hidden <= MAX_HIDDEN
     assert shipped(variant).sha256 == network.sha256
     made = network.training
     assert made["command"].startswith(f"nardy-fast train --variant {variant} --games {made['games']} --seed ")
