@@ -20,9 +20,10 @@ which candidate moves, and each candidate's equity by a rollout of the package i
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,8 @@ from .rollouts import roll_out, rollout_options
 if TYPE_CHECKING:
     from .analysis import AnalysedPosition
 
-__all__ = ["Settings", "Entry", "draw", "entry_seed", "roll_out_entry", "assemble", "STRATA"]
+__all__ = ["Settings", "Entry", "draw", "entry_seed", "roll_out_entry", "Job", "Made", "roll_out_job", "assemble",
+           "STRATA"]
 
 #: A rollout is stratified (its first two rolls balanced) when its games are a multiple of this.
 STRATA = 36 * 36
@@ -129,6 +131,21 @@ def roll_out_entry(position: AnalysedPosition, roll: tuple[int, int], index: int
         equities[n], stderrs[n] = sign * result.equity, result.equity_stderr
     return children, equities, stderrs
 
+
+
+#: A position to make in a worker: its index in the database, its corpus row, the position, its roll, the settings.
+Job: TypeAlias = "tuple[int, int, AnalysedPosition, tuple[int, int], Settings]"
+#: A made position: its candidates, their equities and standard errors, and the seconds they took.
+Made: TypeAlias = tuple[npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.float64], float]
+
+
+def roll_out_job(job: Job) -> Made:
+    """:func:`roll_out_entry` of one job, timed: what a worker of ``tools/make_benchmark_db.py`` runs (each
+    position's rollouts are seeded by its index alone, so any worker makes the same entry)."""
+    index, _, position, roll, settings = job
+    started = time.perf_counter()
+    children, equities, stderrs = roll_out_entry(position, roll, index, settings)
+    return children, equities, stderrs, time.perf_counter() - started
 
 
 def assemble(entries: list[Entry], meta: dict[str, object]) -> BenchmarkDatabase:

@@ -74,6 +74,22 @@ def test_the_tool_resumes_bit_identically(made: Path, tmp_path: Path) -> None:
         tool.main([*OPTIONS[:-1], "3", "--out", str(tmp_path / "b.npz")])
 
 
+def test_workers_make_the_same_database(made: Path, tmp_path: Path) -> None:
+    tool = _tool()
+    (tmp_path / "workers").mkdir()
+    out = tmp_path / "workers" / "whole.npz"  # the command names the file
+    # a run of two workers stopped after one position, then resumed by three: the one run's database
+    assert tool.main([*OPTIONS, "--out", str(out), "--stop-after", "1", "--workers", "2"]) == 0
+    checkpoint = out.with_name(out.name + tool.SUFFIX)
+    assert not out.exists() and len(checkpoint.read_text().splitlines()) == 2
+    assert tool.main([*OPTIONS, "--out", str(out), "--workers", "3"]) == 0
+    assert not checkpoint.exists()
+    _same(read_benchmark(made), read_benchmark(out))
+    for bad in ("0", "x"):
+        with pytest.raises(SystemExit):
+            tool.main([*OPTIONS, "--out", str(tmp_path / "c.npz"), "--workers", bad])
+
+
 def test_stored_equities_are_the_movers_rollouts(made: Path) -> None:
     database = read_benchmark(made)
     settings = Settings(**{k: database.meta[k] for k in (f.name for f in dataclasses.fields(Settings))})

@@ -14,11 +14,14 @@ implementation chosen by NARDY_FAST_IMPLEMENTATION; both make the same database.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
+import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Optional
 
@@ -26,7 +29,7 @@ import numpy as np
 
 import nardy_fast
 from nardy_fast.benchdb import write_database
-from nardy_fast.benchmake import Entry, Settings, assemble, draw, roll_out_entry
+from nardy_fast.benchmake import Entry, Job, Made, Settings, assemble, draw, roll_out_job
 from nardy_fast.evaluation.search import MAX_PLIES
 
 SUFFIX = ".partial.jsonl"
@@ -64,6 +67,8 @@ def parse(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--held-out-every", type=_count(1, 1_000_000), default=10)
     parser.add_argument("--stop-after", type=_count(0, 100_000), default=None,
                         help="make at most this many new positions in this run, then stop (the checkpoint stays)")
+    parser.add_argument("--workers", type=_count(1, 1024), default=1,
+                        help="processes rolling out positions side by side (the database is the same for any)")
     return parser.parse_args(argv)
 
 
@@ -114,6 +119,20 @@ def load_checkpoint(path: Path, header: dict[str, Any]) -> tuple[list[Entry], fl
     return entries, seconds
 
 
+def pending(settings: Settings, entries: list[Entry], checkpoint: Path, stop_after: Optional[int]) -> list[Job]:
+    """The positions still to make in this run, in order; those the checkpoint holds must be the same rows."""
+    jobs: list[Job] = []
+    for index, (source, position, roll) in enumerate(draw(nardy_fast.Position, settings)):
+        if index >= settings.positions or (stop_after is not None and len(jobs) >= stop_after):
+            break
+        if index < len(entries):
+            if entries[index].source != source:
+                sys.exit(f"{checkpoint}: position {index} is corpus row {entries[index].source}, not {source}")
+            continue
+        jobs.append((index, source, position, roll, settings))
+    return jobs
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     args = parse(argv)
     settings = settings_of(args)
@@ -121,35 +140,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     checkpoint = args.out.with_name(args.out.name + SUFFIX)
     header = {"settings": dataclasses.asdict(settings)}
     entries, seconds = load_checkpoint(checkpoint, header)
-    made = 0
-    positions = draw(nardy_fast.Position, settings)
-    for index, (source, position, roll) in enumerate(positions):
-        if index >= settings.positions or (args.stop_after is not None and made >= args.stop_after):
-            break
-        if index < len(entries):
-            if entries[index].source != source:
-                sys.exit(f"{checkpoint}: position {index} is corpus row {entries[index].source}, not {source}")
-            continue
-        started = time.perf_counter()
-        children, equities, stderrs = roll_out_entry(position, roll, index, settings)
-        took = time.perf_counter() - started
-        entry = Entry(source, position.to_array(), roll, index % settings.held_out_every
-                      == settings.held_out_every - 1, children, equities, stderrs)
-        line = {"index": index, "source": source, "row": entry.row.tolist(), "roll": list(roll),
-                "held_out": entry.held_out, "children": children.tolist(), "equities": equities.tolist(),
-                "stderrs": stderrs.tolist(), "seconds": took}
-        with checkpoint.open("a") as handle:
-            handle.write(json.dumps(line) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        entries.append(entry)
-        seconds += took
-        made += 1
-        print(f"{len(entries)}/{settings.positions} positions, {len(children)} candidates, {took:.1f} s",
-              file=sys.stderr)
-    else:
-        if len(entries) < settings.positions:  # the corpus ran out before the positions asked for
-            sys.exit(f"the corpus of {settings.variant} holds only {len(entries)} positions of more than one legal move")
+    jobs = pending(settings, entries, checkpoint, args.stop_after)
+    with contextlib.ExitStack() as stack:
+        if args.workers > 1 and len(jobs) > 1:
+            # each position's rollouts are seeded by its index alone, so any worker makes the same entry;
+            # imap hands the results back in order, and they are checkpointed in order
+            pool = stack.enter_context(multiprocessing.Pool(min(args.workers, len(jobs))))
+            results: Iterator[Made] = pool.imap(roll_out_job, jobs, chunksize=1)
+        else:
+            results = map(roll_out_job, jobs)
+        for (index, source, position, roll, _), (children, equities, stderrs, took) in zip(jobs, results):
+            seconds += took
+            _append(checkpoint, entries, index, source, position, roll, settings, children, equities, stderrs, took)
+    if len(entries) < settings.positions and (args.stop_after is None or len(jobs) < args.stop_after):
+        # the corpus ran out before the positions asked for
+        sys.exit(f"the corpus of {settings.variant} holds only {len(entries)} positions of more than one legal move")
     if len(entries) < settings.positions:
         print(f"stopped at {len(entries)}/{settings.positions} positions; run again to resume", file=sys.stderr)
         return 0
@@ -159,6 +164,23 @@ def main(argv: Optional[list[str]] = None) -> int:
     checkpoint.unlink()
     print(f"wrote {args.out}: {len(entries)} positions, {seconds:.1f} s; {command}")
     return 0
+
+
+def _append(checkpoint: Path, entries: list[Entry], index: int, source: int, position: Any, roll: tuple[int, int],
+            settings: Settings, children: Any, equities: Any, stderrs: Any, took: float) -> None:
+    """Write one made position to the checkpoint (synced: a killed run loses at most the line it was writing)."""
+    entry = Entry(source, position.to_array(), roll, index % settings.held_out_every
+                  == settings.held_out_every - 1, children, equities, stderrs)
+    line = {"index": index, "source": source, "row": entry.row.tolist(), "roll": list(roll),
+            "held_out": entry.held_out, "children": children.tolist(), "equities": equities.tolist(),
+            "stderrs": stderrs.tolist(), "seconds": took}
+    with checkpoint.open("a") as handle:
+        handle.write(json.dumps(line) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    entries.append(entry)
+    print(f"{len(entries)}/{settings.positions} positions, {len(children)} candidates, {took:.1f} s",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
