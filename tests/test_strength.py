@@ -96,6 +96,46 @@ def test_gnubg_player_plays_best_move() -> None:
     assert ties <= 0.03 * len(rows), (same, ties)
 
 
+def test_gnubg_player_at_one_ply_plays_gnubgs_one_ply_move() -> None:
+    """``GnubgPlayer(1)`` values every child at GNU Backgammon's 1 ply; ``best_move(..., n=1)`` values only
+    the children its move filter keeps. So the two play the same child but where the filter cut the child
+    of the best 1-ply value (never the other way: ours is then at least as good by that value), and a side
+    or a board the player got wrong would disagree everywhere."""
+    rows, rolls = game_positions()
+    rows, rolls = rows[::3], rolls[::3]  # a 1-ply valuation is some 100x a 0-ply one
+    children, offsets, _ = nardy_fast.batch_children(rows, rolls)
+    children, offsets = np.asarray(children), np.asarray(offsets)
+    player = GnubgPlayer(1)
+    assert player.plies == 1 and repr(player) == "'gnubg 1-ply'"
+    chosen = player(children, offsets)
+    equities = player.equities(children)
+    zero = GnubgPlayer().equities(children)
+    same = choices = differs_from_zero = 0
+    for i in range(len(rows)):
+        part = children[offsets[i] : offsets[i + 1]]
+        if len(part) == 1:
+            continue
+        choices += 1
+        expected = gnubg_choice(rows[i], rolls[i], part, plies=1)
+        mine, theirs = equities[offsets[i] + chosen[i]], equities[offsets[i] + expected]
+        assert mine >= theirs - 1e-6, (rows[i].tolist(), rolls[i].tolist(), mine, theirs)
+        same += int(chosen[i] == expected or abs(mine - theirs) < 1e-6)
+        differs_from_zero += int(chosen[i] != int(np.argmax(zero[offsets[i] : offsets[i + 1]])))
+    assert choices > 100
+    assert same >= 0.9 * choices, (same, choices)
+    assert differs_from_zero > 0  # the 1-ply values are not the 0-ply ones
+
+
+def test_gnubg_player_refuses_other_plies() -> None:
+    start = nardy_fast.Position.start("short").to_array()
+    children = nardy_fast.children(start, (3, 1))
+    for bad in (2, -1, True, 1.0, "1"):
+        with pytest.raises(NardyError, match=r"^plies: must be 0 or 1 \(got "):
+            GnubgPlayer(bad)  # type: ignore[arg-type]
+        with pytest.raises(NardyError, match=r"^plies: must be 0 or 1 \(got "):
+            gnubg_choice(start, (3, 1), children, plies=bad)  # type: ignore[arg-type]
+
+
 def test_gnubg_choice_of_a_pass_and_of_wrong_children() -> None:
     rows, rolls = game_positions()
     children, offsets, _ = nardy_fast.batch_children(rows, rolls)

@@ -235,19 +235,21 @@ def _check_short(rows: Rows, name: str) -> None:
         raise field_error(NardyError, name, problem, rows[i].tolist())
 
 
-def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows) -> int:
+def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows, plies: int = 0) -> int:
     """The index of the child (of ``children`` (k, 64), the children of short-nardy ``row`` for ``roll``)
-    that GNU Backgammon's 0-ply net plays: ``gnubg_nn.best_move(board, d1, d2, n=0)``'s resulting board
-    compared with each child's as a GNU Backgammon board. A roll that cannot be played has the one child
-    the turn passes to. No matching child means the two rule books disagree: a
+    that GNU Backgammon's net plays at ``plies`` (0 or 1): ``gnubg_nn.best_move(board, d1, d2, n=plies)``'s
+    resulting board compared with each child's as a GNU Backgammon board. A roll that cannot be played has the
+    one child the turn passes to. No matching child means the two rule books disagree: a
     :class:`~nardy_fast.NardyError` naming ``children``."""
     import gnubg_nn
 
     row, children = np.asarray(row).reshape(1, layout.WIDTH), np.asarray(children).reshape(-1, layout.WIDTH)
     _check_short(row, "row")
     _check_short(children, "children")
+    if type(plies) is not int or plies not in (0, 1):
+        raise field_error(NardyError, "plies", "must be 0 or 1", plies)
     board = gnubg_arrays(row)[0].tolist()
-    steps, key = gnubg_nn.best_move(board, int(roll[0]), int(roll[1]), n=0, b=1)
+    steps, key = gnubg_nn.best_move(board, int(roll[0]), int(roll[1]), n=plies, b=1)
     # best_move's key is the board after the move, [the mover, the side now on roll]: a child's board
     if not steps:
         after = [board[1], board[0]]
@@ -265,8 +267,8 @@ def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows) -> int:
 
 
 class GnubgPlayer:
-    """GNU Backgammon's 0-ply net as a callable policy (``policy(children, offsets) -> choices``, as
-    :func:`nardy_fast.playout` and :func:`nardy_fast.duel` call one) for short nardy.
+    """GNU Backgammon's net at 0 ply (or, ``plies=1``, at 1 ply) as a callable policy (``policy(children,
+    offsets) -> choices``, as :func:`nardy_fast.playout` and :func:`nardy_fast.duel` call one) for short nardy.
 
     A callable policy sees the children of each position, not the position or its roll, so it cannot call
     ``gnubg_nn.best_move``; it does what ``best_move(..., n=0)`` does with them instead: each child is valued
@@ -275,30 +277,43 @@ class GnubgPlayer:
     and the child of the highest cubeless equity (win - loss, marses and kokses counted twice and thrice) is
     played, the first on ties. ``gnubg_choice`` (best_move itself, given the roll) is the check of it
     (``tests/test_strength.py``): the two differ only where two moves have the same equity in float32, where
-    ``best_move``'s order is that of its sort."""
+    ``best_move``'s order is that of its sort.
 
-    def __init__(self) -> None:
+    At ``plies=1`` each child is valued by ``gnubg_nn.probabilities(board, 1)`` instead: GNU Backgammon's
+    1-ply evaluation, the mean over the 21 rolls of the side now on roll of its best reply at 0 ply. Every
+    child is searched so; GNU Backgammon's own 1-ply play (``best_move(..., n=1)``) searches only the children
+    its move filter keeps, so this player is its 1-ply play without the filter."""
+
+    def __init__(self, plies: int = 0) -> None:
         import gnubg_nn
 
+        if type(plies) is not int or plies not in (0, 1):
+            raise field_error(NardyError, "plies", "must be 0 or 1", plies)
+        self._plies = plies
         self._probabilities = gnubg_nn.probabilities
 
+    @property
+    def plies(self) -> int:
+        """0 or 1: the depth of GNU Backgammon's evaluation of each child."""
+        return self._plies
+
     def __repr__(self) -> str:
-        return "'gnubg 0-ply'"
+        return f"'gnubg {self.plies}-ply'"
 
     def equities(self, children: Rows) -> npt.NDArray[np.float64]:
         """The equity of each short-nardy child (k, 64) for the side that moved to it, by GNU Backgammon's
-        0-ply evaluation."""
+        evaluation at the player's plies."""
         children = np.asarray(children).reshape(-1, layout.WIDTH)
         _check_short(children, "children")
         over = layout.is_over(children)
         points = layout.points(children).astype(np.float64)
-        probabilities = self._probabilities
+        probabilities, plies = self._probabilities, self._plies
         out = np.zeros(len(children))
         for i, board in enumerate(gnubg_arrays(children).tolist()):
             if over[i]:
                 out[i] = points[i]  # the mover has just won
                 continue
-            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities(board, 0)
+            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities(board, plies)
             # the side on roll's equity, negated: the mover's
             out[i] = -(2.0 * win - 1.0 + win_gammon + win_backgammon - lose_gammon - lose_backgammon)
         return out
