@@ -1,6 +1,6 @@
-"""The expert features of the ``"expert"`` encoding (:mod:`nardy_fast.encodings`; docs/rules.md, Evaluation):
-a few values of each side's game that a network with one hidden layer of rectified units cannot add up from
-the raw point counts, after TD-Gammon's and GNU Backgammon's hand-made inputs.
+"""The expert features of the ``"expert"`` encoding (:mod:`nardy_fast.encodings`; docs/rules.md, Built-in
+evaluators): a few values of each side's game that a network with one hidden layer of rectified units cannot
+add up from the raw point counts, after TD-Gammon's and GNU Backgammon's hand-made inputs.
 
 Each side's features are computed in its own numbering (its checkers move from its point 24 to its point 1),
 the side to move's first, then its opponent's: :data:`EXPERT_FIELDS` in order, :data:`PER_SIDE` a side.

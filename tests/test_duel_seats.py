@@ -48,8 +48,8 @@ core = pytest.importorskip("nardy_fast.core", reason="the compiled core is not b
 Player = tuple[Any, ...]
 
 
-#: The networks shipped when the duels below were recorded (bench/baseline: long nardy's, six-one's and gulbar's
-#: have been replaced since; a checkout's, an installed package has none).
+#: The networks shipped when the duels below were recorded (bench/baseline: all but short nardy's have been
+#: replaced since; a checkout's, an installed package has none).
 BASELINE = Path(__file__).resolve().parent.parent / "bench" / "baseline"
 
 
