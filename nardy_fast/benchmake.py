@@ -132,7 +132,6 @@ def roll_out_entry(position: AnalysedPosition, roll: tuple[int, int], index: int
     return children, equities, stderrs
 
 
-
 #: A position to make in a worker: its index in the database, its corpus row, the position, its roll, the settings.
 Job: TypeAlias = "tuple[int, int, AnalysedPosition, tuple[int, int], Settings]"
 #: A made position: its candidates, their equities and standard errors, and the seconds they took.

@@ -4,6 +4,8 @@ every position as before, the weights file's scheme, and trainings of the expert
 
 from __future__ import annotations
 
+import threading
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ import numpy.typing as npt
 import pytest
 
 import nardy_fast
-from nardy_fast import encodings
+from nardy_fast import encodings, layout
 from nardy_fast._dispatch import implementations
 from nardy_fast.corpus import load
 from nardy_fast.errors import NardyError
@@ -176,3 +178,55 @@ def test_both_implementations_search_an_expert_network_alike() -> None:
         here = cls.from_array(rows("long")[100])
         hints[name] = [(str(move), value) for move, value in here.hint((4, 2), evaluator=network, plies=1)]
     assert hints["python"] == hints["cython"] and len(hints["python"]) > 1
+
+
+@pytest.mark.skipif("cython" not in IMPLS, reason="the compiled core is not built")
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_rows_changed_by_another_thread(variant: str) -> None:
+    """The core copies each row before reading it without the GIL: with another thread flipping the side to
+    move of every row back and forth, each row is encoded, and valued by an expert network, as one of its two
+    states, never a mix of them (the expert features read the whole board: both sides' masks and pips)."""
+    core = IMPLS["cython"]
+    live = rows(variant)
+    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)])
+    flipped = live.copy()
+    flipped[:, layout.TURN] ^= 1
+    network = widened(plain(variant), 0.3, seed=4)
+
+    def encoded(some: Rows) -> npt.NDArray[Any]:
+        found: npt.NDArray[Any] = core.encode(some, "expert")
+        return found
+
+    def valued(some: Rows) -> npt.NDArray[Any]:
+        found: npt.NDArray[Any] = core.evaluate(some, network)
+        return found
+
+    calls = {"encode": encoded, "evaluate": valued}
+    either = {name: (call(live), call(flipped)) for name, call in calls.items()}
+    for first, second in either.values():  # the two states differ in every row, so a mix would show
+        assert not (first == second).all(axis=1).any()
+    shared = live.copy()
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            shared[:, layout.TURN] ^= 1
+
+    writer = threading.Thread(target=flip)
+    writer.start()
+    seen = {name: [False, False] for name in calls}
+    end = time.monotonic() + 30
+    try:
+        done = 0
+        while done < 20 or (not all(all(both) for both in seen.values()) and time.monotonic() < end):
+            for name, call in calls.items():
+                found = call(shared)
+                match = [(found == state).all(axis=1) for state in either[name]]
+                assert (match[0] | match[1]).all(), name
+                seen[name][0] |= bool(match[0].any())
+                seen[name][1] |= bool(match[1].any())
+            done += 1
+    finally:
+        stop.set()
+        writer.join()
+    assert all(all(both) for both in seen.values()), seen  # the writer was seen by every kernel

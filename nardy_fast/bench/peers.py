@@ -235,6 +235,13 @@ def _check_short(rows: Rows, name: str) -> None:
         raise field_error(NardyError, name, problem, rows[i].tolist())
 
 
+def _gnubg_plies(plies: object) -> int:
+    """``plies`` checked for GNU Backgammon's net: the int 0 or 1 (no bool, no float), else a NardyError."""
+    if type(plies) is not int or plies not in (0, 1):
+        raise field_error(NardyError, "plies", "must be 0 or 1", plies)
+    return plies
+
+
 def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows, plies: int = 0) -> int:
     """The index of the child (of ``children`` (k, 64), the children of short-nardy ``row`` for ``roll``)
     that GNU Backgammon's net plays at ``plies`` (0 or 1): ``gnubg_nn.best_move(board, d1, d2, n=plies)``'s
@@ -246,8 +253,7 @@ def gnubg_choice(row: Rows, roll: Sequence[int], children: Rows, plies: int = 0)
     row, children = np.asarray(row).reshape(1, layout.WIDTH), np.asarray(children).reshape(-1, layout.WIDTH)
     _check_short(row, "row")
     _check_short(children, "children")
-    if type(plies) is not int or plies not in (0, 1):
-        raise field_error(NardyError, "plies", "must be 0 or 1", plies)
+    _gnubg_plies(plies)
     board = gnubg_arrays(row)[0].tolist()
     steps, key = gnubg_nn.best_move(board, int(roll[0]), int(roll[1]), n=plies, b=1)
     # best_move's key is the board after the move, [the mover, the side now on roll]: a child's board
@@ -287,9 +293,7 @@ class GnubgPlayer:
     def __init__(self, plies: int = 0) -> None:
         import gnubg_nn
 
-        if type(plies) is not int or plies not in (0, 1):
-            raise field_error(NardyError, "plies", "must be 0 or 1", plies)
-        self._plies = plies
+        self._plies = _gnubg_plies(plies)
         self._probabilities = gnubg_nn.probabilities
 
     @property
