@@ -28,17 +28,18 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 #: The networks shipped when the databases were made (a checkout's; an installed package has none).
 BASELINE = Path(__file__).resolve().parent.parent / "bench" / "baseline"
 #: The network each database was rolled out by (its "net" then), by the first digits of its sha256.
-MADE_BY = {"short": "d2f63c2ef2b8", "long": "30bf20a5a396", "sixone": "ad74467f04ca"}
+MADE_BY = {"short": "d2f63c2ef2b8", "long": "30bf20a5a396", "sixone": "ad74467f04ca", "gulbar": "b19e0ca56591"}
 
 
 def made_by(variant: str) -> object:
     """The evaluator "net" was when ``variant``'s database was made: "net" itself while that network is still
-    shipped, else the network kept in bench/baseline composed as "net" is; None when neither is here."""
+    shipped, else the network kept in bench/baseline (the networks before issue 45) or bench/baseline/databases
+    (those shipped since and replaced) composed as "net" is; None when none is here."""
     if shipped(variant).sha256.startswith(MADE_BY[variant]):
         return "net"
-    kept = BASELINE / f"{variant}.npz"
-    if kept.is_file() and Network.load(kept).sha256.startswith(MADE_BY[variant]):
-        return Composite(contact=Network.load(kept))
+    for kept in (BASELINE / f"{variant}.npz", BASELINE / "databases" / f"{variant}.npz"):
+        if kept.is_file() and Network.load(kept).sha256.startswith(MADE_BY[variant]):
+            return Composite(contact=Network.load(kept))
     return None
 
 

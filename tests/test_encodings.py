@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Roll, Spec, specs
+from writers import writer
 
 import nardy_fast
 from nardy_fast import _dispatch, encodings, layout, reference
@@ -367,21 +367,14 @@ def test_rows_changed_by_another_thread_during_encode() -> None:
     flipped[:, layout.TURN] ^= 1
     either = (core.encode(rows, "nardy"), core.encode(flipped, "nardy"))
     shared = rows.copy()
-    stop = threading.Event()
 
     def flip() -> None:
-        while not stop.is_set():
-            shared[:, layout.TURN] ^= 1
+        shared[:, layout.TURN] ^= 1
 
-    writer = threading.Thread(target=flip)
-    writer.start()
-    try:
+    with writer(flip):
         for _ in range(20):
             found = core.encode(shared, "nardy")
             assert ((found == either[0]).all(axis=1) | (found == either[1]).all(axis=1)).all()
-    finally:
-        stop.set()
-        writer.join()
 
 
 def _outcome(call: Callable[[], object]) -> tuple[type[BaseException], str]:

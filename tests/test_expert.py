@@ -4,8 +4,6 @@ every position as before, the weights file's scheme, and trainings of the expert
 
 from __future__ import annotations
 
-import threading
-import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from writers import for_a_while, writer
 
 import nardy_fast
 from nardy_fast import encodings, layout
@@ -206,27 +205,17 @@ def test_rows_changed_by_another_thread(variant: str) -> None:
     for first, second in either.values():  # the two states differ in every row, so a mix would show
         assert not (first == second).all(axis=1).any()
     shared = live.copy()
-    stop = threading.Event()
+    seen = {name: [False, False] for name in calls}
 
     def flip() -> None:
-        while not stop.is_set():
-            shared[:, layout.TURN] ^= 1
+        shared[:, layout.TURN] ^= 1
 
-    writer = threading.Thread(target=flip)
-    writer.start()
-    seen = {name: [False, False] for name in calls}
-    end = time.monotonic() + 30
-    try:
-        done = 0
-        while done < 20 or (not all(all(both) for both in seen.values()) and time.monotonic() < end):
+    with writer(flip):
+        for _ in for_a_while(20, 30, lambda: all(all(both) for both in seen.values())):
             for name, call in calls.items():
                 found = call(shared)
                 match = [(found == state).all(axis=1) for state in either[name]]
                 assert (match[0] | match[1]).all(), name
                 seen[name][0] |= bool(match[0].any())
                 seen[name][1] |= bool(match[1].any())
-            done += 1
-    finally:
-        stop.set()
-        writer.join()
     assert all(all(both) for both in seen.values()), seen  # the writer was seen by every kernel

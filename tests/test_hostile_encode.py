@@ -21,11 +21,7 @@ starts: aliasing and races must not change what the rows encode to.
 from __future__ import annotations
 
 import re
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
@@ -33,6 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from writers import for_a_while, writer
 
 from nardy_fast import _dispatch, encodings, layout, reference
 from nardy_fast.corpus import load
@@ -255,43 +252,6 @@ def test_rows_changed_right_after_their_check(monkeypatch: pytest.MonkeyPatch) -
     assert got.tobytes() == want.tobytes()
 
 
-@contextmanager
-def _writer(change: Callable[[], None]) -> Iterator[None]:
-    """``change()`` called over and over on another thread, with the interpreter switching threads often."""
-    stop = threading.Event()
-
-    def loop() -> None:
-        while not stop.is_set():
-            change()
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)
-    thread = threading.Thread(target=loop, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(30)
-        sys.setswitchinterval(interval)
-    assert not thread.is_alive()
-
-
-def _for_a_while(calls: int, seconds: float, seen: Callable[[], bool]) -> Iterator[int]:
-    """At least ``calls`` calls, and on until ``seen()`` (the writer's work was observed), cut short after
-    ``seconds``. Every hundredth call sleeps a little, so that the writer runs even when a loaded machine
-    does not schedule its thread while this one holds the interpreter."""
-    end = time.monotonic() + seconds
-    call = 0
-    while call < calls or not seen():
-        if call and time.monotonic() > end:
-            return
-        if call % 100 == 99:
-            time.sleep(1e-4)
-        yield call
-        call += 1
-
-
 def test_rows_made_invalid_by_another_thread(impl: ModuleType) -> None:
     """Another thread adds a White checker to the bar of every row or takes one away, over and over (16 or 14
     in all, then 15 again): ``encode`` raises the error of an invalid row, or encodes every row as it is when
@@ -309,8 +269,8 @@ def test_rows_made_invalid_by_another_thread(impl: ModuleType) -> None:
     def toggle() -> None:
         shared[:, layout.BAR] ^= 1  # one checker more or less than 15: invalid, then valid again
 
-    with _writer(toggle):
-        for _ in _for_a_while(2000, 30, lambda: errors > 0):
+    with writer(toggle):
+        for _ in for_a_while(2000, 30, lambda: errors > 0):
             try:
                 got = impl.encode(shared, "tdgammon")
             except InvalidPositionError as error:
@@ -372,8 +332,8 @@ def test_errors_under_a_writer_thread_describe_the_row_checked(impl: ModuleType)
     def toggle() -> None:
         shared[:, layout.VARIANT] ^= short ^ long_
 
-    with _writer(toggle):
-        for _ in _for_a_while(3000, 30, lambda: errors > 0):
+    with writer(toggle):
+        for _ in for_a_while(3000, 30, lambda: errors > 0):
             try:
                 got = impl.encode(shared, "tdgammon")
             except NardyError as error:

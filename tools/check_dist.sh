@@ -82,7 +82,7 @@ need = ["nardy_fast/__init__.py", "nardy_fast/py.typed", "nardy_fast/_core.pyi",
         "nardy_fast/reference/rules.py", "nardy_fast/cli/__init__.py", "nardy_fast/bench/__init__.py",
         "nardy_fast/training/trainer.py", "nardy_fast/cube/__init__.py", "nardy_fast/data/met/kazaross-xg2.txt"]
 need += [f"nardy_fast/data/nets/{v}.npz" for v in ("long", "sixone", "short", "gulbar", "crazy")]
-need += [f"nardy_fast/data/bench/{v}.npz" for v in ("short", "long", "sixone")]
+need += [f"nardy_fast/data/bench/{v}.npz" for v in ("short", "long", "sixone", "gulbar")]
 missing = [n for n in need if n not in names]
 if not any(n.startswith("nardy_fast/_core.") and n.endswith((".so", ".pyd")) for n in names):
     missing.append("nardy_fast/_core binary")
