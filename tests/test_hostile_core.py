@@ -8,7 +8,8 @@ Checked here:
 2. a rollout of more games than a playout may have is refused without first advising another count that is
    refused too (the stratification warning);
 3. Ctrl-C (a signal whose handler raises ``KeyboardInterrupt``) stops the core's loops that run without the
-   GIL within a second, however large their input: ``evaluate`` of a large batch, the one-sided bear-off table build.
+   GIL within a second, however large their input: ``evaluate`` of a large batch, the one-sided bear-off table
+   build, the search of many positions (the training's search targets) on one thread and on two.
 
 (``segment_argmax``'s offsets that wrap around in int64 are among tests/test_segments.py's bad input.)
 """
@@ -31,6 +32,7 @@ from nardy_fast._dispatch import implementations
 from nardy_fast.bearoff.semantics import semantics_of
 from nardy_fast.errors import InvalidPositionError, NardyError
 from nardy_fast.evaluation.network import INPUTS, MAX_HIDDEN, Network
+from nardy_fast.training.targets import search_values
 
 IMPLS = implementations()
 CORE = IMPLS.get("cython")
@@ -204,3 +206,23 @@ def test_ctrl_c_stops_a_one_sided_table_build() -> None:
     whole = time.perf_counter() - began
     assert interrupted_after(build, whole / 5) - whole / 5 < whole / 4
     build()  # and it builds again afterwards
+
+
+@needs_core
+@posix_only
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_search_of_many_positions(threads: int) -> None:
+    """The search targets of 2,000 positions of long nardy at 2 plies (seconds of search, which must not end
+    before the signal): a signal a second into the search stops it within a second, the other thread's rows
+    too (the failure of one stops the others before their next row), and the core searches as before
+    afterwards."""
+    assert CORE is not None
+    kernels = CORE.IMPLEMENTATION_RECORD.kernels
+    network = small_network("long")
+    _, trajectories = CORE.playout("long", 4, seed=3, trajectories=True)
+    rows = trajectories.rows[~layout.is_over(trajectories.rows)]
+    batch = np.ascontiguousarray(np.resize(rows, (2000, layout.WIDTH)))
+    search: Callable[[], object] = lambda: search_values(kernels, batch, network, 2, threads)  # noqa: E731
+    assert interrupted_after(search, 1.0) - 1.0 < STOP_BOUND
+    np.testing.assert_array_equal(search_values(kernels, batch[:3], network, 1, threads),
+                                  search_values(reference.Position.kernels, batch[:3], network, 1))

@@ -33,7 +33,7 @@ def test_every_variant_has_its_network(variant: str) -> None:
     made = network.training
     assert made["command"].startswith(f"nardy-fast train --variant {variant} --games {made['games']} --seed ")
     assert made["variant"] == variant and made["games"] >= 5_000 and made["seconds"] > 0
-    assert path.stat().st_size < 200_000  # a few hundred kB for all of them
+    assert path.stat().st_size < 300_000  # 256 hidden units at most: some 250 kB (and under 1 MB for all of them)
 
 
 def test_the_shipped_networks_are_small() -> None:

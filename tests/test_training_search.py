@@ -17,11 +17,12 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 import pytest
+from writers import for_a_while, writer
 
 import nardy_fast
 from nardy_fast import _dispatch, layout
 from nardy_fast.bearoff.semantics import ROLL_ORDER, ROLL_WEIGHTS
-from nardy_fast.errors import InvalidPositionError, NardyError
+from nardy_fast.errors import InvalidPositionError, NardyError, field_error
 from nardy_fast.evaluation.constants import INNER_FILTER
 from nardy_fast.evaluation.evaluators import evaluate
 from nardy_fast.evaluation.network import INPUTS, Network
@@ -264,3 +265,62 @@ def test_bad_target_options_name_themselves(tmp_path: Path, bad: dict[str, Any],
         train("short", 2, out=tmp_path / "w.npz", **{**TINY, **bad})
     assert str(trained.value) == message and list(tmp_path.iterdir()) == []
 
+
+@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
+def test_rows_changed_by_another_thread() -> None:
+    """The core's search reads its rows without the GIL, on two threads: while another thread flips the side
+    to move of every row back and forth, each row's target is that of one of its two states, never of a mix
+    (were the caller's row read in place, its moves, its children and the network's inputs could each see
+    another state)."""
+    kernels = nardy_fast.Position.kernels
+    network = small_network("long", 8)
+    live = played_rows("long", 1, 8)
+    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)][::6])
+    flipped_rows = live.copy()
+    flipped_rows[:, layout.TURN] ^= 1
+    either = [search_values(kernels, state, network, 1) for state in (live, flipped_rows)]
+    assert not (either[0] == either[1]).all(axis=1).any()  # the two states differ in every row: a mix would show
+    shared = live.copy()
+    seen = [False, False]
+
+    def flip() -> None:
+        shared[:, layout.TURN] ^= 1
+
+    with writer(flip):
+        for _ in for_a_while(10, 60, lambda: all(seen)):
+            found = search_values(kernels, shared, network, 1, threads=2)
+            match = [(found == state).all(axis=1) for state in either]
+            assert (match[0] | match[1]).all()
+            seen[0] |= bool(match[0].any())
+            seen[1] |= bool(match[1].any())
+    assert all(seen), seen  # the writer was seen by the search
+
+
+@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
+def test_a_row_made_invalid_by_another_thread_is_quoted_as_searched() -> None:
+    """While another thread turns one row into a board without checkers and back, the search values every
+    row as it was, or refuses the one it read without checkers and quotes that very board: the rows are read
+    once (a copy), so the error never quotes what the search did not see."""
+    kernels = nardy_fast.Position.kernels
+    network = small_network("long", 9)
+    live = played_rows("long", 1, 9)
+    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)][::8])
+    valid = search_values(kernels, live, network, 1)
+    shared = live.copy()
+    refusal = str(field_error(InvalidPositionError, "rows[1]", "is not a valid position", bytes(64)))
+    outcomes = {"valued": False, "refused": False}
+
+    def toggle() -> None:
+        shared[1] = 0 if shared[1].any() else live[1]
+
+    with writer(toggle):
+        for _ in for_a_while(10, 60, lambda: all(outcomes.values())):
+            try:
+                found = search_values(kernels, shared, network, 1, threads=2)
+            except InvalidPositionError as error:
+                assert str(error) == refusal
+                outcomes["refused"] = True
+            else:
+                assert np.array_equal(found, valid)
+                outcomes["valued"] = True
+    assert all(outcomes.values()), outcomes  # the writer was seen both ways

@@ -149,9 +149,9 @@ def main(argv: Optional[list[str]] = None) -> int:
             results: Iterator[Made] = pool.imap(roll_out_job, jobs, chunksize=1)
         else:
             results = map(roll_out_job, jobs)
-        for (index, source, position, roll, _), (children, equities, stderrs, took) in zip(jobs, results):
-            seconds += took
-            _append(checkpoint, entries, index, source, position, roll, settings, children, equities, stderrs, took)
+        for job, made in zip(jobs, results):
+            seconds += made[3]
+            _append(checkpoint, entries, job, made)
     if len(entries) < settings.positions and (args.stop_after is None or len(jobs) < args.stop_after):
         # the corpus ran out before the positions asked for
         sys.exit(f"the corpus of {settings.variant} holds only {len(entries)} positions of more than one legal move")
@@ -166,9 +166,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     return 0
 
 
-def _append(checkpoint: Path, entries: list[Entry], index: int, source: int, position: Any, roll: tuple[int, int],
-            settings: Settings, children: Any, equities: Any, stderrs: Any, took: float) -> None:
+def _append(checkpoint: Path, entries: list[Entry], job: Job, made: Made) -> None:
     """Write one made position to the checkpoint (synced: a killed run loses at most the line it was writing)."""
+    index, source, position, roll, settings = job
+    children, equities, stderrs, took = made
     entry = Entry(source, position.to_array(), roll, index % settings.held_out_every
                   == settings.held_out_every - 1, children, equities, stderrs)
     line = {"index": index, "source": source, "row": entry.row.tolist(), "roll": list(roll),
