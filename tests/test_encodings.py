@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import Roll, Spec, specs
-from writers import writer
+from writers import flippable, writer
 
 import nardy_fast
 from nardy_fast import _dispatch, encodings, layout, reference
@@ -361,8 +361,7 @@ def test_rows_changed_by_another_thread_during_encode() -> None:
     """The core copies each row before reading it without the GIL: with another thread flipping one byte (the
     side to move) of every row back and forth, each row encodes as one of its two states, never a mix."""
     core = _core()
-    rows = np.ascontiguousarray(load("long")[0][:2000])
-    rows = rows[~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0)]
+    rows = flippable(load("long")[0][:2000])
     flipped = rows.copy()
     flipped[:, layout.TURN] ^= 1
     either = (core.encode(rows, "nardy"), core.encode(flipped, "nardy"))

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from writers import for_a_while, writer
+from writers import flippable, for_a_while, writer
 
 import nardy_fast
 from nardy_fast import encodings, layout
@@ -160,14 +160,15 @@ def test_an_expert_network_plays_and_saves(tmp_path: Path) -> None:
 def test_training_widens_a_plain_network(tmp_path: Path) -> None:
     start = widened(plain("short"), 0.0, seed=0)
     # no game learnt from: the widened start itself, valuing as the plain network
-    made = train("short", 10, out=tmp_path / "w.npz", inputs="expert", init=plain("short"), rate=1e-9, batch=10, eval_every=0)
+    made = train("short", 10, out=tmp_path / "w.npz", inputs="expert", init=plain("short"), rate=1e-9, batch=10,
+                 eval_every=0, hidden=plain("short").hidden)
     assert made.scheme == "expert" and made.training["inputs"] == "expert"
     some = rows("short")[:200]
     assert np.abs(nardy_fast.evaluate(some, made) - nardy_fast.evaluate(some, start)).max() < 1e-3
     with pytest.raises(NardyError, match=r"^inputs: must be one of \('nardy', 'expert'\) \(got 'raw'\)$"):
         train("short", 10, out=tmp_path / "bad.npz", inputs="raw")
     with pytest.raises(NardyError, match=r"^init: reads the 'expert' inputs, not 'nardy' \(got <Network"):
-        train("short", 10, out=tmp_path / "bad.npz", init=made)
+        train("short", 10, out=tmp_path / "bad.npz", init=made, hidden=made.hidden)
 
 
 def test_both_implementations_search_an_expert_network_alike() -> None:
@@ -186,8 +187,7 @@ def test_rows_changed_by_another_thread(variant: str) -> None:
     move of every row back and forth, each row is encoded, and valued by an expert network, as one of its two
     states, never a mix of them (the expert features read the whole board: both sides' masks and pips)."""
     core = IMPLS["cython"]
-    live = rows(variant)
-    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)])
+    live = flippable(rows(variant))
     flipped = live.copy()
     flipped[:, layout.TURN] ^= 1
     network = widened(plain(variant), 0.3, seed=4)

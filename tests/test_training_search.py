@@ -17,7 +17,7 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 import pytest
-from writers import for_a_while, writer
+from writers import flippable, for_a_while, writer
 
 import nardy_fast
 from nardy_fast import _dispatch, layout
@@ -43,6 +43,8 @@ Floats = npt.NDArray[np.float64]
 core_trainings = pytest.mark.skipif(
     nardy_fast.IMPLEMENTATION == "python", reason="search trainings on the reference take minutes"
 )
+#: What compares the core with the reference, or reads rows without the GIL, needs the core in use.
+compiled_core = pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
 
 
 def small_network(variant: str, seed: int) -> Network:
@@ -142,7 +144,7 @@ def test_no_rows_and_rows_of_another_variant(Position: Any) -> None:
     assert str(error.value).startswith("evaluator: evaluates short nardy only (rows[0] is long) (got <Network")
 
 
-@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
+@compiled_core
 def test_both_implementations_give_the_same_targets() -> None:
     network = small_network("long", 6)
     rows = played_rows("long", 1, 6)[::2]
@@ -266,7 +268,7 @@ def test_bad_target_options_name_themselves(tmp_path: Path, bad: dict[str, Any],
     assert str(trained.value) == message and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
+@compiled_core
 def test_rows_changed_by_another_thread() -> None:
     """The core's search reads its rows without the GIL, on two threads: while another thread flips the side
     to move of every row back and forth, each row's target is that of one of its two states, never of a mix
@@ -274,8 +276,7 @@ def test_rows_changed_by_another_thread() -> None:
     another state)."""
     kernels = nardy_fast.Position.kernels
     network = small_network("long", 8)
-    live = played_rows("long", 1, 8)
-    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)][::6])
+    live = flippable(played_rows("long", 1, 8), every=6)
     flipped_rows = live.copy()
     flipped_rows[:, layout.TURN] ^= 1
     either = [search_values(kernels, state, network, 1) for state in (live, flipped_rows)]
@@ -296,15 +297,14 @@ def test_rows_changed_by_another_thread() -> None:
     assert all(seen), seen  # the writer was seen by the search
 
 
-@pytest.mark.skipif(nardy_fast.IMPLEMENTATION == "python", reason="the compiled core is not in use")
+@compiled_core
 def test_a_row_made_invalid_by_another_thread_is_quoted_as_searched() -> None:
     """While another thread turns one row into a board without checkers and back, the search values every
     row as it was, or refuses the one it read without checkers and quotes that very board: the rows are read
     once (a copy), so the error never quotes what the search did not see."""
     kernels = nardy_fast.Position.kernels
     network = small_network("long", 9)
-    live = played_rows("long", 1, 9)
-    live = np.ascontiguousarray(live[~layout.is_over(live) & (live[:, layout.NPENDING] == 0)][::8])
+    live = flippable(played_rows("long", 1, 9), every=8)
     valid = search_values(kernels, live, network, 1)
     shared = live.copy()
     refusal = str(field_error(InvalidPositionError, "rows[1]", "is not a valid position", bytes(64)))

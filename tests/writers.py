@@ -1,5 +1,5 @@
 """Another thread that changes an array over and over while a test's calls read it (the core reads rows without
-the GIL): the writer and the loop of calls that waits until its work is seen."""
+the GIL): the writer, the loop of calls that waits until its work is seen, and the rows a writer may flip."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-__all__ = ["writer", "for_a_while"]
+import numpy as np
+import numpy.typing as npt
+
+from nardy_fast import layout
+
+__all__ = ["writer", "for_a_while", "flippable"]
 
 
 @contextmanager
@@ -47,3 +52,10 @@ def for_a_while(calls: int, seconds: float, seen: Callable[[], bool]) -> Iterato
             time.sleep(1e-4)
         yield call
         call += 1
+
+
+def flippable(rows: npt.NDArray[np.int8], every: int = 1) -> npt.NDArray[np.int8]:
+    """Every ``every``-th of the rows of games in play with no pending list, contiguous: with its side to move
+    flipped, each is still a valid position, of other moves (what the writers of the tests flip)."""
+    live = rows[~layout.is_over(rows) & (rows[:, layout.NPENDING] == 0)]
+    return np.ascontiguousarray(live[::every])
