@@ -9,7 +9,8 @@ which candidate moves, and each candidate's equity by a rollout of the package i
   by ``filter_evaluator`` searched ``filter_plies`` deep (:meth:`Position.hint`).
 * **Equities**: each candidate's result is rolled out ``trials`` games by :func:`nardy_fast.rollout` with
   ``Greedy(player, player_plies)`` on both sides, stratified when ``trials`` is a multiple of 1,296, truncated at
-  the bear-off by the exact tables when ``truncate`` is ``"bearoff"``, with one seed for every candidate of a
+  the bear-off by the exact tables when ``truncate`` is ``"bearoff"`` and after ``truncate_plies`` plies (scored
+  by the player's evaluator at 0 ply) when that is set, with one seed for every candidate of a
   position (common random numbers: the candidates are played out on the same dice, so the noise of their
   differences, which is what a benchmark measures, is far below that of each equity). A rollout's equity is for
   the side to move in the rolled-out position, which is the mover again after an extra roll (six-one, gulbar)
@@ -23,7 +24,7 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, TypeAlias
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,7 @@ class Settings:
     filter_plies: int = 2
     truncate: Optional[str] = "bearoff"
     held_out_every: int = 10
+    truncate_plies: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ def roll_out_entry(position: AnalysedPosition, roll: tuple[int, int], index: int
     mover = int(layout.turn(position.to_array()[None, :])[0])
     kernels = kernels_of(position)
     options = rollout_options(policy=Greedy(settings.player, settings.player_plies),
-                              stratify=settings.trials % STRATA == 0, truncate=settings.truncate)
+                              stratify=settings.trials % STRATA == 0, truncate=settings.truncate,
+                              truncate_plies=settings.truncate_plies)
     seed = entry_seed(settings.seed, index)
     children = np.zeros((len(moves), layout.WIDTH), dtype=np.int8)
     equities = np.zeros(len(moves))
@@ -132,19 +135,32 @@ def roll_out_entry(position: AnalysedPosition, roll: tuple[int, int], index: int
     return children, equities, stderrs
 
 
-#: A position to make in a worker: its index in the database, its corpus row, the position, its roll, the settings.
-Job: TypeAlias = "tuple[int, int, AnalysedPosition, tuple[int, int], Settings]"
-#: A made position: its candidates, their equities and standard errors, and the seconds they took.
-Made: TypeAlias = tuple[npt.NDArray[np.int8], npt.NDArray[np.float64], npt.NDArray[np.float64], float]
+class Job(NamedTuple):
+    """A position to make in a worker: its number in the database, its corpus row, the position, its roll and
+    the settings."""
+
+    number: int
+    source: int
+    position: AnalysedPosition
+    roll: tuple[int, int]
+    settings: Settings
+
+
+class Made(NamedTuple):
+    """A made position: its candidates, their equities and standard errors, and the seconds they took."""
+
+    children: npt.NDArray[np.int8]
+    equities: npt.NDArray[np.float64]
+    stderrs: npt.NDArray[np.float64]
+    took: float
 
 
 def roll_out_job(job: Job) -> Made:
     """:func:`roll_out_entry` of one job, timed: what a worker of ``tools/make_benchmark_db.py`` runs (each
     position's rollouts are seeded by its index alone, so any worker makes the same entry)."""
-    index, _, position, roll, settings = job
     started = time.perf_counter()
-    children, equities, stderrs = roll_out_entry(position, roll, index, settings)
-    return children, equities, stderrs, time.perf_counter() - started
+    children, equities, stderrs = roll_out_entry(job.position, job.roll, job.number, job.settings)
+    return Made(children, equities, stderrs, time.perf_counter() - started)
 
 
 def assemble(entries: list[Entry], meta: dict[str, object]) -> BenchmarkDatabase:

@@ -117,7 +117,7 @@ def cube_duel(
 ) -> CubeDuelResult:
     """``count`` games (money) or matches of ``players`` with the cube, ``args.batch`` pairs at a time, each
     batch's pairs split among ``args.threads`` threads."""
-    if args.truncate or args.trajectories:
+    if args.truncate or args.truncate_plies or args.trajectories:
         raise field_error(NardyError, "cube", "a duel with the cube plays whole games", True)
     if not match.money and args.first_game + count // 2 > MATCH_NUMBERS:
         raise field_error(NardyError, "first_game", "must be at most 2**54 - games // 2 for matches",

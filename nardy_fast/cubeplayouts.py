@@ -113,6 +113,9 @@ def check_cube_playout(args: PlayoutArgs, options: PlayoutOptions, match: Match)
         raise field_error(NardyError, "trajectories", "a playout with the cube gives records only", True)
     if args.truncate:
         raise field_error(NardyError, "truncate", "a playout with the cube plays whole games", options.truncate)
+    if args.truncate_plies:
+        problem = "a playout with the cube plays whole games"
+        raise field_error(NardyError, "truncate_plies", problem, options.truncate_plies)
     if not match.money and args.first_game + args.games > MATCH_NUMBERS:
         raise field_error(NardyError, "first_game", "must be at most 2**54 - games for matches", args.first_game)
     player = args.player

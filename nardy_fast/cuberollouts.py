@@ -293,6 +293,8 @@ def cube_roll_out(
     ``options.batch`` trials of each at a time, each batch split among ``options.threads`` threads."""
     if options.truncate is not None:
         raise field_error(NardyError, "truncate", "a cubeful rollout plays whole games", options.truncate)
+    if options.truncate_plies is not None:
+        raise field_error(NardyError, "truncate_plies", "a cubeful rollout plays whole games", options.truncate_plies)
     args = check_playout(position, games, seed, options)
     player = resolve_policy(options.policy, "policy", evaluators=True)
     turn = SIDES.index(position.turn)

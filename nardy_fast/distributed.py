@@ -57,6 +57,7 @@ from .perft import check_depth
 from .playouts import Played, PlayoutArgs, PlayoutOptions, Trajectories, check_playout, split_range
 from .position import Position
 from .rollouts import Rollout, check_position, roll_out, rollout_options, warn_unbalanced
+from .truncation import truncation_evaluator
 
 __all__ = ["SHARDS_PER_THREAD", "MAX_SHARDS", "default_shards", "playout", "rollout", "perft"]
 
@@ -267,7 +268,7 @@ def rollout(
     same trials of both lines, exactly.
 
     ``options`` are those of :func:`nardy_fast.rollout`: ``policy``, ``stratify``, ``first_game``, ``batch``,
-    ``truncate``, ``max_results`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so
+    ``truncate``, ``truncate_plies``, ``max_results`` and ``threads`` (per shard). The stratified rolls follow the game numbers, so
     any split keeps them; so do a cubeful rollout's two lines, whose trial ``i`` is game ``first_game + i``.
     """
     cluster = _check_client(client)
@@ -277,6 +278,10 @@ def rollout(
     state = cube_state(cube, match) if cube is not None or match is not None else None
     if state is not None and asked.truncate is not None:
         raise field_error(NardyError, "truncate", "a cubeful rollout plays whole games", asked.truncate)
+    if state is not None and asked.truncate_plies is not None:
+        raise field_error(NardyError, "truncate_plies", "a cubeful rollout plays whole games", asked.truncate_plies)
+    if state is None:
+        truncation_evaluator(asked)
     args = _checked_playout(start, games, seed, asked)
     warn_unbalanced(args.games, asked)
     count = _check_shards(shards) or default_shards(cluster)

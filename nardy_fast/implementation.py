@@ -236,6 +236,7 @@ class Implementation:
         batch: int = ...,
         trajectories: Literal[False] = ...,
         truncate: Optional[str] = ...,
+        truncate_plies: Optional[int] = ...,
         max_results: Optional[int] = ...,
         cube: bool = ...,
         match: Union[int, Match, None] = ...,
@@ -256,6 +257,7 @@ class Implementation:
         batch: int = ...,
         trajectories: Literal[True],
         truncate: Optional[str] = ...,
+        truncate_plies: Optional[int] = ...,
         max_results: Optional[int] = ...,
         cube: bool = ...,
         match: Union[int, Match, None] = ...,
@@ -275,13 +277,15 @@ class Implementation:
         batch: int = 1000,
         trajectories: bool = False,
         truncate: Optional[str] = None,
+        truncate_plies: Optional[int] = None,
         max_results: Optional[int] = None,
         cube: bool = False,
         match: Union[int, Match, None] = None,
         **flags: object,
     ) -> Played:
         options = PlayoutOptions(
-            policy, threads, opening, first_game, stratify, batch, trajectories, truncate, max_results, flags
+            policy, threads, opening, first_game, stratify, batch, trajectories, truncate, max_results, flags,
+            truncate_plies=truncate_plies,
         )
         session = session_match(cube, match)
         if session is not None:
@@ -318,6 +322,7 @@ class Implementation:
         first_game: int = 0,
         batch: int = 1000,
         truncate: Optional[str] = None,
+        truncate_plies: Optional[int] = None,
         max_results: Optional[int] = None,
         progress: Optional[Callable[[int], object]] = None,
         cube: None = None,
@@ -336,6 +341,7 @@ class Implementation:
         first_game: int = 0,
         batch: int = 1000,
         truncate: Optional[str] = None,
+        truncate_plies: Optional[int] = None,
         max_results: Optional[int] = None,
         progress: Optional[Callable[[int], object]] = None,
         cube: Optional[Cube] = None,
@@ -353,12 +359,13 @@ class Implementation:
         first_game: int = 0,
         batch: int = 1000,
         truncate: Optional[str] = None,
+        truncate_plies: Optional[int] = None,
         max_results: Optional[int] = None,
         progress: Optional[Callable[[int], object]] = None,
         cube: Optional[Cube] = None,
         match: Union[int, Match, None] = None,
     ) -> Union[Rollout, CubefulRollout]:
-        options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results)
+        options = rollout_options(policy, stratify, threads, first_game, batch, truncate, max_results, truncate_plies)
         start = check_position(position)
         check_progress(progress)
         cubeful = cube is not None or match is not None

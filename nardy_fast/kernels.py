@@ -188,6 +188,7 @@ class PlayoutArgs(NamedTuple):
     player: object = None
     seats: tuple[Seat, Seat] = (Seat(-1), Seat(-1))  # unbound: a kernel refuses them
     paired: bool = False  # a duel: record 2k with seats[0] as White, 2k + 1 with seats[0] as Black
+    truncate_plies: int = 0  # stop each game after this many plies, at a position whose side rolls; 0: never
 
     @property
     def lockstep(self) -> bool:

@@ -52,6 +52,7 @@ __all__ = [
     "BatchChildren",
     "GameRolls",
     "first_rolls",
+    "bearoff_stops",
     "handed_out",
     "Lockstep",
     "Side",
@@ -92,7 +93,7 @@ def first_rolls(args: PlayoutArgs, numbers: Ints, game_rolls: GameRolls) -> tupl
     return rows, rolls, drawn
 
 
-def _stops(rows: Rows, truncate: bool) -> Mask:
+def bearoff_stops(rows: Rows, truncate: bool) -> Mask:
     """Where ``truncate="bearoff"`` stops a game: bear-off positions whose side to move rolls (one with a
     pending list plays it first); nowhere without ``truncate``, where the bear-off test, a fifth of a callable
     policy's playout, is not made."""
@@ -100,6 +101,15 @@ def _stops(rows: Rows, truncate: bool) -> Mask:
         return np.zeros(len(rows), dtype=bool)
     stops: Mask = layout.is_bearoff(rows) & (rows[:, layout.NPENDING] == 0)
     return stops
+
+
+def _cut(rows: Rows, plies: npt.NDArray[np.int32], most: int) -> Mask:
+    """Where ``truncate_plies=most`` stops a game: after ``most`` plies (``plies`` played), at a position whose
+    side to move rolls (a pending list is played first); nowhere when ``most`` is 0."""
+    if not most:
+        return np.zeros(len(rows), dtype=bool)
+    cut: Mask = (plies >= most) & (rows[:, layout.NPENDING] == 0)
+    return cut
 
 
 class Lockstep:
@@ -140,9 +150,11 @@ class Lockstep:
 
     def ends(self, active: Ints, chosen: Rows) -> Mask:
         """Which of the games ``active`` end once they move to ``chosen``: over, at
-        :data:`~nardy_fast.turns.MAX_PLIES` plies (given up), or stopped at a bear-off by ``truncate``."""
+        :data:`~nardy_fast.turns.MAX_PLIES` plies (given up), or stopped at a bear-off by ``truncate`` or after
+        ``truncate_plies`` plies."""
         given_up = self.plies[active] + 1 >= MAX_PLIES
-        ended: Mask = layout.is_over(chosen) | given_up | _stops(chosen, self.args.truncate)
+        cut = _cut(chosen, self.plies[active] + 1, self.args.truncate_plies)
+        ended: Mask = layout.is_over(chosen) | given_up | bearoff_stops(chosen, self.args.truncate) | cut
         return ended
 
     def advance(self, active: Ints, chosen: Rows, ended: Mask) -> None:
@@ -162,7 +174,8 @@ class Lockstep:
         """The :data:`~nardy_fast.turns.RECORD` of the games in ``slots`` (every game: ``None``) as they stand."""
         pick = slice(None) if slots is None else slots
         final = self.rows[pick]
-        stopped = ~layout.is_over(final) & _stops(final, self.args.truncate)
+        cut = _cut(final, self.plies[pick], self.args.truncate_plies)
+        stopped = ~layout.is_over(final) & (bearoff_stops(final, self.args.truncate) | cut)
         out = np.zeros(len(final), dtype=RECORD)
         out["winner"] = np.where(self.limited[pick], LIMITED, np.where(stopped, TRUNCATED, layout.winner(final)))
         out["points"] = layout.points(final)
@@ -250,11 +263,12 @@ def play(
     """Every game of ``games`` played to its end: at each ply one ``search`` of every unfinished game, the
     sides' choices, then each game moves to its chosen child and draws its next roll. A game ends when over,
     at :data:`~nardy_fast.turns.MAX_PLIES` plies, at a ply whose search is over ``max_results`` (given up
-    there) or, with ``truncate``, at its first bear-off position (its start, maybe). With ``pieces``, the
+    there) or, with ``truncate``, at its first bear-off position (its start, maybe), or with ``truncate_plies``
+    after that many plies. With ``pieces``, the
     positions played and the last ones are appended (record indices ``base + slot``; the last alone with
     ``last_only``). False, the games part-played, at the first ply that finds ``stop`` set."""
     args = games.args
-    active = np.flatnonzero(~_stops(games.rows, args.truncate))
+    active = np.flatnonzero(~bearoff_stops(games.rows, args.truncate))
     while active.size:
         if stop[0]:
             return False

@@ -40,7 +40,7 @@ from .lockstep import callable_playout
 from .policies import Policy, check_choices, resolve_policy
 from .position import Position
 from .state import State, check_limit, start_state
-from .turns import OPENINGS, TRUNCATED
+from .turns import MAX_PLIES, OPENINGS, TRUNCATED
 from .variants import VARIANTS
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "MAX_BATCH",
     "split_range",
     "check_playout",
+    "check_truncate_plies",
     "check_choices",
     "on_threads",
     "bound",
@@ -115,7 +116,9 @@ makes the first two rolls of game ``g`` its pair of all 36 x 36 (the rollouts' v
 
 ``truncate="bearoff"`` stops each game at its first bear-off position whose side to move is to roll
 (docs/rules.md, Races and bear-off positions; the start itself, maybe; a pending list is played
-first): its record has winner -2 and points 0, and its trajectory ends there.
+first): its record has winner -2 and points 0, and its trajectory ends there. ``truncate_plies=N``
+(1 .. MAX_PLIES - 1) stops each game likewise once it has played ``N`` plies, at the first position
+after them whose side to move is to roll (a pending list is played first): a truncated rollout's games.
 
 ``max_results`` gives a game up (winner :data:`~nardy_fast.game.LIMITED`, points 0, its trajectory ending
 there) at a ply whose own search would hold more positions after one number of steps; ``None``: no bound.
@@ -152,6 +155,7 @@ class PlayoutOptions:
     truncate: Optional[str] = None
     max_results: object = None
     flags: Mapping[str, object] = field(default_factory=dict)
+    truncate_plies: object = None
 
     @classmethod
     def of(cls, **keywords: Any) -> PlayoutOptions:
@@ -212,6 +216,16 @@ def _starts(start: object, flags: Mapping[str, object]) -> tuple[npt.NDArray[np.
     return rows, tuple(states), False
 
 
+def check_truncate_plies(value: object) -> int:
+    """A playout's ``truncate_plies``: None (0, never) or an integer 1 .. MAX_PLIES - 1, else a NardyError."""
+    if value is None:
+        return 0
+    plies = integer(value)
+    if plies is None or not 1 <= plies < MAX_PLIES:
+        raise field_error(NardyError, "truncate_plies", f"must be None or an integer 1..{MAX_PLIES - 1}", value)
+    return plies
+
+
 def check_playout(start: object, games: object, seed: object, options: PlayoutOptions) -> PlayoutArgs:
     """Check a playout's request (the same checks and messages for every implementation)."""
     count = integer(games)
@@ -235,6 +249,7 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
     truncate = options.truncate is not None
     if truncate and choice(options.truncate, TRUNCATIONS) is None:
         raise field_error(NardyError, "truncate", f"must be None or one of {TRUNCATIONS}", options.truncate)
+    plies = check_truncate_plies(options.truncate_plies)
     rows, states, from_start = _starts(start, options.flags)
     return PlayoutArgs(
         rows,
@@ -251,6 +266,7 @@ def check_playout(start: object, games: object, seed: object, options: PlayoutOp
         truncate,
         limit=check_limit(options.max_results),
         player=player,
+        truncate_plies=plies,
     )
 
 

@@ -18,12 +18,12 @@ from typing import Optional, cast
 import numpy as np
 import numpy.typing as npt
 
-from .bearoff.values import row_outcomes
 from .errors import NardyError, NardyWarning, field_error
 from .inputs import choice, integer, items
 from .kernels import Kernels
 from .playouts import GAMES_BOUND, TRUNCATED, PlayoutOptions, bound, check_playout, play, played
 from .position import Position
+from .truncation import OUTCOMES, stopped_outcomes, truncation_evaluator
 
 __all__ = [
     "ROLLOUT_DOC",
@@ -39,9 +39,6 @@ __all__ = [
     "warn_unbalanced",
 ]
 
-#: The outcomes a rollout counts, in the order of :attr:`Rollout.counts`: the winner and the points won (1 a
-#: single game, 2 a mars, 3 a koks).
-OUTCOMES = ("white_single", "white_mars", "white_koks", "black_single", "black_mars", "black_koks")
 _SIDES = ("white", "black")
 #: The stratified first two rolls of a rollout cycle through this many pairs (36 x 36): only whole cycles
 #: balance them.
@@ -71,9 +68,10 @@ class Rollout:
     at least one game and at most :data:`MAX_GAMES`; anything else is a :class:`~nardy_fast.NardyError`
     naming ``counts``, ``unfinished`` or ``turn``.
 
-    A rollout truncated at the bear-off (``truncate="bearoff"``) also counts the ``truncated`` games, each
-    stopped at its first bear-off position and scored by that position's race values (docs/rules.md, Bear-off
-    tables): ``race`` holds the sums over them of the probability of each outcome, ``race_squares`` the sums
+    A truncated rollout also counts the ``truncated`` games: with ``truncate="bearoff"`` each stopped at its
+    first bear-off position and scored by that position's race values (docs/rules.md, Bear-off tables), with
+    ``truncate_plies`` each stopped after that many plies and scored by the policy's evaluator at 0 ply.
+    ``race`` holds the sums over them of the probability of each outcome, ``race_squares`` the sums
     of their squares and ``race_equity_squares`` the sum of the squared equities (for the side to move), from
     which the probabilities, the equity and their standard errors follow as for played games.
 
@@ -143,7 +141,8 @@ class Rollout:
         cls, records: npt.NDArray[np.void], turn: str, race: Optional[npt.NDArray[np.float64]] = None
     ) -> Rollout:
         """The rollout of ``playout`` records of games from a position with ``turn`` to move; ``race``: the
-        probabilities of the outcomes (T, 6) of the games stopped at a bear-off (winner -2), in record order."""
+        probabilities of the outcomes (T, 6) of the games stopped (winner -2: at a bear-off, or after
+        ``truncate_plies``), in record order."""
         winner, points = records["winner"], records["points"]
         counts = tuple(
             int(np.count_nonzero((winner == side) & (points == value)))
@@ -152,7 +151,7 @@ class Rollout:
         )
         stopped = int(np.count_nonzero(winner == TRUNCATED))
         if stopped and (race is None or len(race) != stopped):
-            problem = f"must give the race values of the {stopped} games stopped at a bear-off (winner -2)"
+            problem = f"must give the values of the {stopped} games stopped (winner -2)"
             raise field_error(NardyError, "race", problem, None if race is None else race.shape)
         # given up: after MAX_PLIES plies (-1), or at a ply over max_results (LIMITED)
         given_up = int(np.count_nonzero(winner < 0)) - stopped
@@ -239,7 +238,7 @@ class Rollout:
         probabilities, errors = self.probabilities, self.stderr
         lines += [f"  {name:13} {probabilities[name]:.4f} ± {errors[name]:.4f}" for name in OUTCOMES]
         if self.truncated:
-            lines.append(f"  truncated     {self.truncated} (stopped at a bear-off, scored by its race values)")
+            lines.append(f"  truncated     {self.truncated} (stopped early, scored by their race or evaluator values)")
         if self.unfinished:
             lines.append(f"  unfinished    {self.unfinished}")
         return "\n".join(lines)
@@ -275,6 +274,7 @@ def rollout_options(
     batch: int = 1000,
     truncate: Optional[str] = None,
     max_results: object = None,
+    truncate_plies: object = None,
 ) -> PlayoutOptions:
     """The playout options of a rollout, from ``rollout``'s keyword arguments and their defaults (stratified
     rolls); an unknown keyword is a ``TypeError``, as for any function."""
@@ -286,6 +286,7 @@ def rollout_options(
         batch=batch,
         truncate=truncate,
         max_results=max_results,
+        truncate_plies=truncate_plies,
     )
 
 
@@ -317,7 +318,12 @@ the games ``first_game`` .. ``first_game + games - 1`` combine exactly (:meth:`R
 ``truncate="bearoff"`` stops each game at its first bear-off position and scores it by that
 position's race values (docs/rules.md, Bear-off tables) instead of playing it out: the random play of
 the bear-off adds no noise and no error then, so the figures are those of the play before it, and the
-games are shorter. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
+games are shorter. ``truncate_plies=N`` (GNU Backgammon's truncated rollouts) stops each game once it
+has played ``N`` plies, at the first position after them whose side to move is to roll, and scores it
+by the policy's evaluator at 0 ply (the policy must be a :class:`~nardy_fast.Greedy`): the rollout
+then measures ``N`` plies of play and the evaluator beyond them, at a fraction of the cost of whole
+games; with ``truncate="bearoff"`` too, a game that reaches a bear-off first stops there, valued by the
+tables. ``max_results``, as ``playout``'s, gives a game up at a ply whose search is over
 it: one of the ``unfinished`` games, which score 0 (no bound unless you set one). ``progress``, as
 ``duel``'s, is called with the games done after each ``batch`` (the parts combine exactly).
 
@@ -369,7 +375,8 @@ def roll_out(kernels: Kernels, position: object, games: object, seed: object, op
     """:func:`nardy_fast.rollout` with ``kernels`` and its options as one value (:func:`rollout_options`), and
     no warning: for a part of a rollout, whose games need not balance the rolls alone."""
     start = check_position(position)
-    if options.truncate is None:
+    evaluator = truncation_evaluator(options)
+    if options.truncate is None and evaluator is None:
         records = play(kernels, start, games, seed, options)
         assert isinstance(records, np.ndarray)
         return Rollout.from_records(records, start.turn)
@@ -379,5 +386,6 @@ def roll_out(kernels: Kernels, position: object, games: object, seed: object, op
     assert isinstance(result, tuple)
     records, finals = result
     stopped = finals.rows[records["winner"] == TRUNCATED]
-    race = row_outcomes(kernels, start.variant, start.flags, stopped) if len(stopped) else None
-    return Rollout.from_records(records, start.turn, race)
+    if not len(stopped):
+        return Rollout.from_records(records, start.turn)
+    return Rollout.from_records(records, start.turn, stopped_outcomes(kernels, start, options, evaluator, stopped))

@@ -134,6 +134,12 @@ cdef inline bint stops_truncated(const Pos *p) noexcept nogil:
     return p.npending == 0 and pos_is_bearoff(p)
 
 
+cdef inline bint stops_at_ply(const Pos *p, int32_t plies, int32_t most) noexcept nogil:
+    """Where ``truncate_plies=most`` (> 0) stops a game: after ``most`` plies, at a position whose side to move
+    rolls (a pending list is played first)."""
+    return most > 0 and plies >= most and p.npending == 0
+
+
 cdef inline bint rolls_next(const Pos *p) noexcept nogil:
     """``nardy_fast.turns.rolls_next``: the side to move rolls unless the game is over or a transfer segment
     is pending."""
@@ -160,6 +166,7 @@ cdef struct GameLoop:
     bint single_dice
     bint stratify
     bint truncate
+    int32_t truncate_plies              # stop after this many plies at a position whose side rolls; 0: never
     bint paired                         # a duel: records 2k and 2k + 1 play one game, the players swapped
     bint last_only
     Traj *traj                          # NULL: no positions kept
@@ -198,7 +205,8 @@ cdef inline int ply_choice(GameLoop *L, Seat *seat, Pos *p, int d1, int d2, uint
 cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, int32_t *plies, int32_t *turns,
                    int8_t *winner, int8_t *points) noexcept nogil:
     """Play game ``game`` from ``start`` (from a variant's start: roll who starts and the opening first) to its
-    end, or with ``L.truncate`` to its first bear-off position (winner -2, nardy_fast.turns.TRUNCATED), as
+    end, or with ``L.truncate`` to its first bear-off position, or with ``L.truncate_plies`` to the first position
+    whose side rolls after that many plies (winner -2, nardy_fast.turns.TRUNCATED, for both), as
     ``nardy_fast.game.Game`` and ``python_playout`` do, appending its positions (``last_only``: its last one)
     to ``L.traj`` unless it is NULL; 0, an ``E_*`` code, or ``GAMES_STOPPED`` as soon as a ply finds the stop
     flag set. The side to move plays by its seat, ``seats[0]`` White's and ``seats[1]`` Black's: the first
@@ -211,6 +219,7 @@ cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, i
     # the stores through plies and turns
     cdef uint64_t seed = L.seed
     cdef bint stratify = L.stratify, truncate = L.truncate
+    cdef int32_t most = L.truncate_plies
     cdef const volatile int32_t *stop = L.stop
     cdef Traj *traj = L.traj
     memcpy(&p, start, sizeof(Pos))
@@ -223,7 +232,8 @@ cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, i
     if d1 == 0 and rolls_next(&p):
         game_roll(seed, game, rolls, stratify, &d1, &d2)
         rolls += 1
-    while not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p)):
+    while (not is_over(&p) and plies[0] < GAME_MAX_PLIES and not (truncate and stops_truncated(&p))
+           and not stops_at_ply(&p, plies[0], most)):
         if stop[0]:
             return GAMES_STOPPED
         count = ply_choice(L, seats[p.turn], &p, d1, d2, game, plies[0], &after)
@@ -248,7 +258,8 @@ cdef int play_game(GameLoop *L, Seat **seats, const Pos *start, uint64_t game, i
     if limited:
         winner[0] = GIVEN_UP_LIMIT
     else:
-        winner[0] = 0 if p.off[0] == 15 else 1 if p.off[1] == 15 else -2 if truncate and stops_truncated(&p) else -1
+        winner[0] = (0 if p.off[0] == 15 else 1 if p.off[1] == 15
+                     else -2 if (truncate and stops_truncated(&p)) or stops_at_ply(&p, plies[0], most) else -1)
     points[0] = <int8_t> game_points(&p) if winner[0] >= 0 else 0
     return 0
 

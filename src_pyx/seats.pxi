@@ -96,6 +96,9 @@ def playout_games(object args, int64_t first, int64_t last, int8_t[::1] winner, 
     L.paired = args.paired
     L.number0 = number0
     L.truncate = args.truncate
+    if not 0 <= args.truncate_plies < GAME_MAX_PLIES:  # a PlayoutArgs made by hand, not by check_playout
+        raise _field_error(_NardyError, "truncate_plies", "must be an integer 0..MAX_PLIES - 1", args.truncate_plies)
+    L.truncate_plies = args.truncate_plies
     L.last_only = args.last_only
     memset(&traj, 0, sizeof(Traj))
     memset(ctx, 0, sizeof(ctx))

@@ -109,6 +109,34 @@ def test_stored_equities_are_the_movers_rollouts(made: Path) -> None:
         assert database.stderrs[block][0] == rolled.equity_stderr
 
 
+def test_a_database_of_truncated_rollouts(tmp_path: Path) -> None:
+    # --truncate-plies: each candidate's games stop after that many plies, scored by the player's evaluator
+    out = tmp_path / "cut.npz"
+    assert _tool().main([*OPTIONS[:2], "2", *OPTIONS[3:], "--truncate-plies", "3", "--out", str(out)]) == 0
+    database = read_benchmark(out)
+    assert database.meta["truncate_plies"] == 3 and database.meta["command"].endswith(" --truncate-plies 3")
+    assert " --truncate-plies" not in read_benchmark_command(OPTIONS)
+    for index in range(len(database)):
+        position = Position.from_array(database.rows[index])
+        block = database.candidates(index)
+        for child_row, equity in zip(database.children[block], database.equities[block]):
+            child = Position.from_array(child_row)
+            if child.is_over():
+                continue
+            seed = (4 * 1_000_003 + index) % (1 << 63)
+            rolled = nardy_fast.rollout(child, 36, seed=seed, policy=nardy_fast.Greedy("heuristic"), stratify=False,
+                                        truncate="bearoff", truncate_plies=3)
+            assert rolled.truncated > 0
+            assert equity == (1 if child.turn == position.turn else -1) * rolled.equity
+
+
+def read_benchmark_command(options: list[str]) -> str:
+    """The canonical command of a database made with ``options`` (and ``--out x.npz``)."""
+    tool = _tool()
+    result: str = tool.command_of(tool.settings_of(tool.parse([*options, "--out", "x.npz"])), Path("x.npz"))
+    return result
+
+
 def _damaged(made: Path, tmp_path: Path, name: str, value: object) -> Path:
     arrays = read_benchmark(made).arrays()
     arrays[name] = value

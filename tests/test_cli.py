@@ -301,7 +301,7 @@ def test_rollout_truncated_at_the_bearoff(capsys: pytest.CaptureFixture[str]) ->
     assert table_row(out, "white single") == ["0", f"{race.win_single:.5f}", "0.00000"]
     assert table_row(out, "black single") == ["0", f"{race.lose_single:.5f}", "0.00000"]
     assert table_row(out, "truncated") == ["1296"]  # table_row reads numbers without their commas
-    assert "truncated at the bear-off" in out and "with --truncate bearoff, truncated:" in out
+    assert "truncated at the bear-off" in out and "with --truncate bearoff at their first bear-off position" in out
     status, out, err = run(["rollout", "--position", text, "--truncate", "race"], capsys)
     assert status == 2 and "--truncate" in err
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
+import cuts
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -116,29 +117,11 @@ def stops(rows: Rows) -> npt.NDArray[np.bool_]:
 
 def cut(records: npt.NDArray[np.void], played: Trajectories) -> tuple[npt.NDArray[np.void], Trajectories]:
     """What a truncated playout must return, from the plain playout of the same games: each game cut at its
-    first stop (:func:`stops`; winner -2, points 0, plies up to it, turns the rolls played before it)."""
+    first stop (:func:`stops`; :func:`cuts.cut`)."""
     bearoff = layout.is_bearoff(played.rows)
     # the vectorised coding against the per-state one
     assert bearoff.tolist() == [race.is_bearoff(layout.unpack(row)) for row in played.rows]
-    stop = stops(played.rows)
-    expected = records.copy()
-    rows, rolls, lengths = [], [], []
-    for i, (begin, end) in enumerate(zip(played.offsets[:-1].tolist(), played.offsets[1:].tolist())):
-        hits = np.flatnonzero(stop[begin:end])
-        if hits.size:
-            k = int(hits[0])
-            expected[i]["winner"] = TRUNCATED
-            expected[i]["points"] = 0
-            expected[i]["plies"] = k
-            expected[i]["turns"] = int(np.count_nonzero(played.rolls[begin : begin + k, 0]))
-            end = begin + k + 1
-        rows.append(played.rows[begin:end])
-        game_rolls = played.rolls[begin:end].copy()
-        game_rolls[-1] = 0  # the last position of a game has no roll
-        rolls.append(game_rolls)
-        lengths.append(end - begin)
-    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    return expected, Trajectories(np.concatenate(rows), np.concatenate(rolls), offsets)
+    return cuts.cut(records, played, lambda rows, plies: stops(rows))
 
 
 def same_trajectories(a: Trajectories, b: Trajectories) -> bool:

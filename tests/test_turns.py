@@ -80,13 +80,13 @@ def test_ranges_cover_the_games_in_order(first: int, count: int, parts: int) -> 
 def test_options_are_the_keywords_of_playout() -> None:
     keywords = {"policy": "first", "threads": 2, "opening": "use_single_dice", "first_game": 3,
                 "stratify": True, "batch": 7, "trajectories": False, "truncate": "bearoff",
-                "max_results": 500, "ladder_per_value": 4}  # fmt: skip
+                "max_results": 500, "truncate_plies": 5, "ladder_per_value": 4}  # fmt: skip
     options = PlayoutOptions.of(**keywords)
     assert options.flags == {"ladder_per_value": 4} and options.keywords() == keywords
     assert PlayoutOptions().keywords() == {"policy": "random", "threads": 1, "opening": "fresh_roll",
                                            "first_game": 0, "stratify": False, "batch": 1000,
                                            "trajectories": False, "truncate": None,
-                                           "max_results": None}  # fmt: skip
+                                           "max_results": None, "truncate_plies": None}  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "module"), IMPLEMENTATIONS)

@@ -31,6 +31,7 @@ import nardy_fast
 from nardy_fast.benchdb import write_database
 from nardy_fast.benchmake import Entry, Job, Made, Settings, assemble, draw, roll_out_job
 from nardy_fast.evaluation.search import MAX_PLIES
+from nardy_fast.turns import MAX_PLIES as MAX_GAME_PLIES
 
 SUFFIX = ".partial.jsonl"
 
@@ -64,6 +65,8 @@ def parse(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--filter", default="net", help="the evaluator that ranks the candidates")
     parser.add_argument("--filter-plies", type=_count(0, MAX_PLIES), default=2)
     parser.add_argument("--truncate", choices=("bearoff", "none"), default="bearoff")
+    parser.add_argument("--truncate-plies", type=_count(1, MAX_GAME_PLIES - 1), default=None,
+                        help="stop each rollout game after this many plies, scored by the player's evaluator")
     parser.add_argument("--held-out-every", type=_count(1, 1_000_000), default=10)
     parser.add_argument("--stop-after", type=_count(0, 100_000), default=None,
                         help="make at most this many new positions in this run, then stop (the checkpoint stays)")
@@ -75,7 +78,7 @@ def parse(argv: Optional[list[str]]) -> argparse.Namespace:
 def settings_of(args: argparse.Namespace) -> Settings:
     return Settings(args.variant, args.positions, args.trials, args.candidates, args.seed, args.player,
                     args.player_plies, args.filter, args.filter_plies,
-                    None if args.truncate == "none" else args.truncate, args.held_out_every)
+                    None if args.truncate == "none" else args.truncate, args.held_out_every, args.truncate_plies)
 
 
 def command_of(settings: Settings, out: Path) -> str:
@@ -84,7 +87,8 @@ def command_of(settings: Settings, out: Path) -> str:
             f"--trials {settings.trials} --candidates {settings.candidates} --seed {settings.seed} "
             f"--out {out.name} --player {settings.player} --player-plies {settings.player_plies} "
             f"--filter {settings.filter_evaluator} --filter-plies {settings.filter_plies} "
-            f"--truncate {settings.truncate or 'none'} --held-out-every {settings.held_out_every}")
+            f"--truncate {settings.truncate or 'none'} --held-out-every {settings.held_out_every}"
+            + ("" if settings.truncate_plies is None else f" --truncate-plies {settings.truncate_plies}"))
 
 
 def _entry_of(line: dict[str, Any]) -> Entry:
@@ -129,7 +133,7 @@ def pending(settings: Settings, entries: list[Entry], checkpoint: Path, stop_aft
             if entries[index].source != source:
                 sys.exit(f"{checkpoint}: position {index} is corpus row {entries[index].source}, not {source}")
             continue
-        jobs.append((index, source, position, roll, settings))
+        jobs.append(Job(index, source, position, roll, settings))
     return jobs
 
 
@@ -150,7 +154,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         else:
             results = map(roll_out_job, jobs)
         for job, made in zip(jobs, results):
-            seconds += made[3]
+            seconds += made.took
             _append(checkpoint, entries, job, made)
     if len(entries) < settings.positions and (args.stop_after is None or len(jobs) < args.stop_after):
         # the corpus ran out before the positions asked for

@@ -17,7 +17,7 @@ from ..cuberollouts import CubefulRollout
 from ..errors import NardyWarning, quote
 from ..playouts import TRUNCATIONS
 from ..rollouts import OUTCOMES, STRATA, Rollout
-from ..turns import MAX_PLIES
+from ..turns import MAX_PLIES, POLICIES
 from .parser import (
     GAMES,
     POSITION_FORMS,
@@ -75,6 +75,14 @@ def add_arguments(parser: Parser) -> None:
         default=None,
         help="stop each game at its first bear-off position and score it by its race values "
         "(docs/rules.md, Bear-off tables) instead of playing it out",
+    )
+    parser.add_argument(
+        "--truncate-plies",
+        type=integer(1, MAX_PLIES - 1),
+        default=None,
+        metavar="N",
+        help="stop each game after N plies (at the first position after them whose side rolls) and score it "
+        "by the --policy evaluator at 0 ply: a truncated rollout (only for an evaluator --policy)",
     )
     cube_options(parser, "money play with the doubling cube (centred)", "a match to N points, with the cube",
                  "this game is the Crawford game")
@@ -181,9 +189,10 @@ def rollout_report(result: Rollout, seconds: float, policy: str = "random") -> l
     ]
     if result.truncated:
         lines += [
-            "with --truncate bearoff, truncated: games stopped at their first bear-off position, each scored by",
-            "its race values (a share of each outcome, from the bear-off tables) instead of being played out;",
-            "the games column counts only the games played to the end.",
+            "truncated: games stopped early instead of being played out, each scored by a share of each outcome:",
+            "with --truncate bearoff at their first bear-off position, by its race values (the bear-off tables);",
+            "with --truncate-plies N after N plies, by the policy's evaluator at 0 ply; the games column counts",
+            "only the games played to the end.",
         ]
     return lines
 
@@ -195,10 +204,17 @@ def run(args: argparse.Namespace) -> int:
     match = cube_match(args)
     if match is not None and args.truncate:
         raise UsageError("--truncate: a rollout with the cube plays whole games")
+    if match is not None and args.truncate_plies is not None:
+        raise UsageError("--truncate-plies: a rollout with the cube plays whole games")
+    if args.truncate_plies is not None and args.policy in POLICIES:
+        raise UsageError(f"--truncate-plies: scores the stopped games by an evaluator --policy, not {args.policy}"
+                         f" (got {quote(str(args.truncate_plies))})")
     print(
         f"rollout of {position.to_text()!r}: {args.games:,} games, seed {args.seed}, policy {described}, "
         f"{'stratified first two rolls' if args.stratify else 'no stratification'}, "
-        f"{'truncated at the bear-off, ' if args.truncate else ''}{_cube_words(match)}{args.threads} "
+        f"{'truncated at the bear-off, ' if args.truncate else ''}"
+        f"{f'truncated after {args.truncate_plies} plies, ' if args.truncate_plies else ''}"
+        f"{_cube_words(match)}{args.threads} "
         f"thread{'s' if args.threads > 1 else ''}, implementation {IMPLEMENTATION}"
     )
     if args.stratify and args.games % STRATA:
@@ -225,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
                 threads=args.threads,
                 first_game=first,
                 truncate=args.truncate,
+                truncate_plies=args.truncate_plies,
                 max_results=args.max_results,
             )
         return part
