@@ -12,7 +12,8 @@ rollouts; docs/rules.md, Truncated rollouts), in both implementations.
   the policy's evaluator (``nardy_fast.evaluate``, ``nardy_fast.equity``), the finished games by their points;
   reference and core agree, splits combine exactly, and a policy without an evaluator, the cube, or a bad
   value is refused with a ``NardyError`` naming ``truncate_plies``;
-* the command line's ``rollout --truncate-plies``.
+* the command line's ``rollout --truncate-plies``;
+* Dask (slow): a sharded truncated rollout equals one process.
 """
 
 from __future__ import annotations
@@ -309,3 +310,30 @@ def test_the_command_line_rolls_out_truncated(capsys: pytest.CaptureFixture[str]
         assert f"--truncate-plies: must be an integer 1..{MAX_PLIES - 1} (got '{bad}')" in capsys.readouterr().err
     assert cli_main(["rollout", "--position", position.to_text(), "--truncate-plies", "4"]) == 2
     assert "--truncate-plies: scores the stopped games by an evaluator --policy, not random" in capsys.readouterr().err
+
+
+# --- Dask ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_sharded_rollout_truncated_after_n_plies_equals_one_process() -> None:
+    pytest.importorskip("distributed", reason="Dask's distributed scheduler (the dask extra) is absent")
+    from distributed import Client, LocalCluster  # type: ignore[import-not-found, unused-ignore]
+
+    from nardy_fast import distributed as nd
+
+    position = core.Position.from_array(corpus_position("long", 5))
+    with (
+        LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster,  # type: ignore[no-untyped-call, unused-ignore]
+        Client(cluster) as client,  # type: ignore[no-untyped-call, unused-ignore]
+    ):
+        with pytest.raises(NardyError, match=r"^truncate_plies: scores a stopped game by the policy's evaluator"):
+            nd.rollout(client, position, 1296, truncate_plies=3)
+        with pytest.raises(NardyError, match=r"^truncate_plies: a cubeful rollout plays whole games"):
+            nd.rollout(client, position, 1296, policy=Greedy("heuristic"), truncate_plies=3, cube=Cube())
+        options: dict[str, Any] = {"seed": 9, "policy": Greedy("heuristic"), "truncate_plies": 5}
+        local = core.rollout(position, 1296, **options)
+        sharded = nd.rollout(client, position, 1296, shards=5, **options)
+    assert (sharded.counts, sharded.truncated) == (local.counts, local.truncated)
+    assert sharded.race == pytest.approx(local.race, rel=1e-12, abs=1e-12)
+    assert sharded.equity == pytest.approx(local.equity, abs=1e-12)
