@@ -74,6 +74,22 @@ def test_the_tool_resumes_bit_identically(made: Path, tmp_path: Path) -> None:
         tool.main([*OPTIONS[:-1], "3", "--out", str(tmp_path / "b.npz")])
 
 
+def test_a_second_run_of_the_same_database_stops_at_once(made: Path, tmp_path: Path) -> None:
+    fcntl = pytest.importorskip("fcntl", reason="no advisory locks here (Windows): the tool takes none")
+    tool = _tool()
+    out = tmp_path / "whole.npz"
+    lock = out.with_name(out.name + tool.SUFFIX + ".lock")
+    with lock.open("a") as held:  # another run, making it now
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(SystemExit, match="another run is making this database"):
+            tool.main([*OPTIONS, "--out", str(out)])
+        assert not out.with_name(out.name + tool.SUFFIX).exists()  # it wrote nothing
+    # the lock is the system's, not the file's: a lock file left by a killed run keeps no one out
+    assert lock.exists() and tool.main([*OPTIONS, "--out", str(out)]) == 0
+    assert not lock.exists()
+    _same(read_benchmark(made), read_benchmark(out))
+
+
 def test_workers_make_the_same_database(made: Path, tmp_path: Path) -> None:
     tool = _tool()
     (tmp_path / "workers").mkdir()

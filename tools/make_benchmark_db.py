@@ -7,8 +7,10 @@ line of the settings, then one JSON line per position, floats written exactly), 
 moment (Ctrl-C, a killed job, ``--stop-after``) resumes where it stopped when run again with the same options:
 the database is bit-identical to that of one uninterrupted run (its ``meta`` apart from ``made`` and
 ``seconds``). A torn last line is dropped and that position made again. When all N positions are made, the
-database is written to FILE (``nardy_fast.benchdb``) and the checkpoint removed. The rollouts play in the
-implementation chosen by NARDY_FAST_IMPLEMENTATION; both make the same database.
+database is written to FILE (``nardy_fast.benchdb``) and the checkpoint removed. A run holds a lock beside it
+(``FILE.partial.jsonl.lock``, where the system has ``fcntl``): a second run of the same database stops at once
+instead of appending among the first one's lines. The rollouts play in the implementation chosen by
+NARDY_FAST_IMPLEMENTATION; both make the same database.
 """
 
 from __future__ import annotations
@@ -137,11 +139,40 @@ def pending(settings: Settings, entries: list[Entry], checkpoint: Path, stop_aft
     return jobs
 
 
+@contextlib.contextmanager
+def exclusive(checkpoint: Path) -> Iterator[Path]:
+    """An advisory lock held beside ``checkpoint`` while a run makes its database (``FILE.partial.jsonl.lock``):
+    a second run of the same command, which would append its lines among this one's, stops at once. The system
+    releases it when the process ends, however it ends, so a killed run never keeps the next one out. Yields the
+    lock's path (removed by the caller once the database is written). Where there is no ``fcntl`` (Windows),
+    no lock: one run at a time is the user's to keep."""
+    lock = checkpoint.with_name(checkpoint.name + ".lock")
+    try:
+        import fcntl
+    except ImportError:
+        yield lock
+        return
+    with lock.open("a") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            sys.exit(f"{checkpoint}: another run is making this database (it holds {lock.name})")
+        yield lock
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     args = parse(argv)
+    checkpoint = args.out.with_name(args.out.name + SUFFIX)
+    with exclusive(checkpoint) as lock:
+        status = _run(args, checkpoint)
+        if not checkpoint.exists():  # the database is written
+            lock.unlink(missing_ok=True)
+    return status
+
+
+def _run(args: argparse.Namespace, checkpoint: Path) -> int:
     settings = settings_of(args)
     command = command_of(settings, args.out)
-    checkpoint = args.out.with_name(args.out.name + SUFFIX)
     header = {"settings": dataclasses.asdict(settings)}
     entries, seconds = load_checkpoint(checkpoint, header)
     jobs = pending(settings, entries, checkpoint, args.stop_after)
