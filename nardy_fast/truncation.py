@@ -27,6 +27,7 @@ __all__ = ["OUTCOMES", "truncation_evaluator", "evaluated_outcomes", "stopped_ou
 #: single game, 2 a mars, 3 a koks).
 OUTCOMES = ("white_single", "white_mars", "white_koks", "black_single", "black_mars", "black_koks")
 
+
 def truncation_evaluator(options: PlayoutOptions) -> Optional[Union[Builtin, Evaluator]]:
     """The evaluator that scores the games a rollout stops after ``truncate_plies`` plies: its policy's, a
     :class:`~nardy_fast.Greedy`'s (None without ``truncate_plies``); any other policy is a NardyError naming
